@@ -1,0 +1,31 @@
+//! Test-only record of workspace wipes (feature `wipe-observer`).
+//!
+//! Each wipe appends one [`WipeRecord`] to a thread-local log, so a test can prove that an
+//! update wiped its workspace exactly once and left only zeros behind.
+
+use std::cell::RefCell;
+use std::vec::Vec;
+
+/// What one call of [`Workspace::wipe`](crate::Workspace::wipe) saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WipeRecord {
+    /// Size of the wiped workspace in 32-bit words.
+    pub words: usize,
+    /// Whether the workspace held any non-zero word before the wipe (the kernel used it).
+    pub had_data: bool,
+    /// Whether every word was zero right after the wipe.
+    pub zero_after: bool,
+}
+
+thread_local! {
+    static LOG: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
+}
+
+pub(crate) fn record(words: usize, had_data: bool, zero_after: bool) {
+    LOG.with(|log| log.borrow_mut().push(WipeRecord { words, had_data, zero_after }));
+}
+
+/// Returns and clears this thread's wipe log.
+pub fn take() -> Vec<WipeRecord> {
+    LOG.with(|log| core::mem::take(&mut *log.borrow_mut()))
+}

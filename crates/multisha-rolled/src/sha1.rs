@@ -1,0 +1,43 @@
+//! SHA-1, one round per iteration; f and K chosen per 20-round group.
+
+use multisha_contract::ops::{add_into, load_be, maj, sha1_ch, sha1_parity, sha1_schedule};
+use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
+
+/// Compresses `blocks` into `state`. The schedule is a 16-word circular window of `w`,
+/// computed on the fly.
+#[inline(never)]
+pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
+    let (w, _) = w.words.split_first_chunk_mut::<16>().expect("80-word workspace");
+    for block in blocks {
+        load_be(block, w);
+        let [mut a, mut b, mut c, mut d, mut e] = *state;
+        for group in 0..4 {
+            let k = SHA1_K[group];
+            for t in 20 * group..20 * group + 20 {
+                let wt = if t < 16 { w[t] } else { sha1_schedule(w, t) };
+                let f = match group {
+                    0 => sha1_ch(b, c, d),
+                    2 => maj(b, c, d),
+                    _ => sha1_parity(b, c, d),
+                };
+                let tmp = a.rotate_left(5).wrapping_add(f).wrapping_add(e).wrapping_add(k).wrapping_add(wt);
+                e = d;
+                d = c;
+                c = b.rotate_left(30);
+                b = a;
+                a = tmp;
+            }
+        }
+        add_into(state, [a, b, c, d, e]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn harness() {
+        // SAFETY: a portable kernel runs on every CPU.
+        let checks = unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/rolled", super::compress) };
+        assert!(checks > 1100);
+    }
+}

@@ -1,0 +1,42 @@
+//! SHA-256 with eight rounds written out and the roles of a..h rotating; K from the table;
+//! the message LOAD and schedule BLEND loops unrolled 8x.
+
+use multisha_contract::ops::{add_into, sha256_expand};
+use multisha_contract::{Block, Sha256State, Sha256Workspace, sha256_eight_rounds};
+
+/// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
+#[inline(never)]
+pub fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
+    let (w, _) = w.words.split_first_chunk_mut::<64>().expect("128-word workspace");
+    for block in blocks {
+        let (words, _) = block.as_chunks::<4>();
+        // LOAD, eight words per iteration.
+        for t in (0..16).step_by(8) {
+            for i in t..t + 8 {
+                w[i] = u32::from_be_bytes(words[i]);
+            }
+        }
+        // BLEND, eight words per iteration.
+        for t in (16..64).step_by(8) {
+            for i in t..t + 8 {
+                sha256_expand(w, i);
+            }
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+        for t in (0..64).step_by(8) {
+            sha256_eight_rounds!(w, t, a, b, c, d, e, f, g, h);
+        }
+        add_into(state, [a, b, c, d, e, f, g, h]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn harness() {
+        // SAFETY: a portable kernel runs on every CPU.
+        let checks =
+            unsafe { multisha_contract::harness::sha256_kernel_suite("sha256/unroll8", super::compress) };
+        assert!(checks > 2200);
+    }
+}
