@@ -1,7 +1,9 @@
 //! The two compression families (SHA-1 and SHA-256) as types, so padding, wiping and the test
 //! harness are written once for both.
 
-use crate::{Block, Sha1Kernel, Sha1State, Sha1Workspace, Sha256Kernel, Sha256State, Sha256Workspace};
+use crate::{
+    Block, Sha1Kernel, Sha1State, Sha1Workspace, Sha256Kernel, Sha256State, Sha256Workspace,
+};
 
 /// A compression-function family: its state, workspace and kernel signature.
 pub trait Family: 'static {
@@ -18,7 +20,12 @@ pub trait Family: 'static {
     ///
     /// # Safety
     /// The CPU must support every feature `kernel` requires.
-    unsafe fn call(kernel: Self::Kernel, state: &mut Self::State, blocks: &[Block], w: &mut Self::Workspace);
+    unsafe fn call(
+        kernel: Self::Kernel,
+        state: &mut Self::State,
+        blocks: &[Block],
+        w: &mut Self::Workspace,
+    );
 
     /// Wipes the workspace (once per update call, after the last block).
     fn wipe(w: &mut Self::Workspace);
@@ -39,7 +46,12 @@ impl Family for Sha1 {
     type Kernel = Sha1Kernel;
 
     #[inline(always)]
-    unsafe fn call(kernel: Sha1Kernel, state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
+    unsafe fn call(
+        kernel: Sha1Kernel,
+        state: &mut Sha1State,
+        blocks: &[Block],
+        w: &mut Sha1Workspace,
+    ) {
         // SAFETY: forwarded from the caller, who guarantees the CPU runs `kernel`.
         unsafe { kernel(state, blocks, w) }
     }

@@ -29,7 +29,11 @@ pub struct TestRng(u64);
 impl TestRng {
     /// A generator from a non-zero seed (zero is mapped to a fixed constant).
     pub fn new(seed: u64) -> Self {
-        Self(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
+        Self(if seed == 0 {
+            0x9E37_79B9_7F4A_7C15
+        } else {
+            seed
+        })
     }
 
     /// The next 64 random bits.
@@ -119,7 +123,11 @@ fn length_sweep<F: Family>(
     for len in 0..=MAX_SWEEP_LEN {
         let got = digest_of::<F>(kernel, iv, out_len, &data[..len]);
         let want = reference(&data[..len]);
-        assert_eq!(hex(&got), hex(&want), "{label}: one-shot digest of {len} bytes");
+        assert_eq!(
+            hex(&got),
+            hex(&want),
+            "{label}: one-shot digest of {len} bytes"
+        );
     }
     MAX_SWEEP_LEN + 1
 }
@@ -146,14 +154,27 @@ fn multi_block<F: Family>(
             // A fresh workspace per call: kernels must not depend on what it held before.
             let mut w = F::Workspace::default();
             // SAFETY: as above.
-            unsafe { F::call(kernel, &mut one_by_one, core::slice::from_ref(block), &mut w) };
+            unsafe {
+                F::call(
+                    kernel,
+                    &mut one_by_one,
+                    core::slice::from_ref(block),
+                    &mut w,
+                )
+            };
         }
 
         let mut reference = iv;
         reference_compress(&mut reference, blocks);
 
-        assert_eq!(whole, one_by_one, "{label}: {n} blocks in one call vs block by block");
-        assert_eq!(whole, reference, "{label}: {n} blocks vs the reference compression");
+        assert_eq!(
+            whole, one_by_one,
+            "{label}: {n} blocks in one call vs block by block"
+        );
+        assert_eq!(
+            whole, reference,
+            "{label}: {n} blocks vs the reference compression"
+        );
         checks += 1;
     }
     checks
@@ -187,7 +208,9 @@ fn fips_examples<F: Family>(
 /// The CPU must support every feature `kernel` requires.
 pub unsafe fn sha1_kernel_suite(label: &str, kernel: Sha1Kernel) -> usize {
     length_sweep::<crate::Sha1>(label, kernel, SHA1_IV, 20, reference_sha1)
-        + multi_block::<crate::Sha1>(label, kernel, SHA1_IV, |s, b| sha1::block_api::compress(s, b))
+        + multi_block::<crate::Sha1>(label, kernel, SHA1_IV, |s, b| {
+            sha1::block_api::compress(s, b)
+        })
         + fips_examples::<crate::Sha1>(label, kernel, &[(SHA1_IV, 20, 0)])
 }
 
@@ -207,7 +230,11 @@ pub unsafe fn sha256_kernel_suite(label: &str, kernel: Sha256Kernel) -> usize {
 
 /// Checks a streaming hasher against `reference` on seeded random split points of `update`,
 /// on clones taken mid-stream and on `finalize_reset` reuse; returns how many checks passed.
-pub fn streaming_suite<D>(label: &str, make: impl Fn() -> D, reference: fn(&[u8]) -> Vec<u8>) -> usize
+pub fn streaming_suite<D>(
+    label: &str,
+    make: impl Fn() -> D,
+    reference: fn(&[u8]) -> Vec<u8>,
+) -> usize
 where
     D: digest::Digest + digest::FixedOutputReset + Clone,
 {
@@ -241,15 +268,27 @@ where
             }
         }
         let got = hasher.finalize_reset();
-        assert_eq!(hex(&got), hex(&want), "{label}: {len} bytes with random splits (round {round})");
+        assert_eq!(
+            hex(&got),
+            hex(&want),
+            "{label}: {len} bytes with random splits (round {round})"
+        );
 
         // After finalize_reset the same hasher must start afresh.
         digest::Digest::update(&mut hasher, &data);
-        assert_eq!(hex(&hasher.finalize()), hex(&want), "{label}: reuse after finalize_reset");
+        assert_eq!(
+            hex(&hasher.finalize()),
+            hex(&want),
+            "{label}: reuse after finalize_reset"
+        );
 
         if let Some((mut clone, done)) = clone_at {
             digest::Digest::update(&mut clone, &data[done..]);
-            assert_eq!(hex(&clone.finalize()), hex(&want), "{label}: clone taken after {done} bytes");
+            assert_eq!(
+                hex(&clone.finalize()),
+                hex(&want),
+                "{label}: clone taken after {done} bytes"
+            );
         }
         checks += 1;
     }

@@ -96,24 +96,31 @@ macro_rules! sha256_round {
             .wrapping_add($crate::ops::sha256_ch($e, $f, $g))
             .wrapping_add($kw);
         $d = $d.wrapping_add($h);
-        $h = $h.wrapping_add($crate::ops::big_sigma0($a)).wrapping_add($crate::ops::maj($a, $b, $c));
+        $h = $h
+            .wrapping_add($crate::ops::big_sigma0($a))
+            .wrapping_add($crate::ops::maj($a, $b, $c));
     };
 }
 
-/// Eight SHA-256 rounds starting at round `$t` over the expanded schedule `$w`, the roles
-/// rotating by one each round (after eight rounds they are back where they started).
+/// Eight SHA-256 rounds over eight `k + w` words (`$kw: [u32; 8]`), the roles rotating by
+/// one each round (after eight rounds they are back where they started).
 #[macro_export]
 macro_rules! sha256_eight_rounds {
-    ($w:ident, $t:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
-        let t: usize = $t;
-        let k = &$crate::SHA256_K;
-        $crate::sha256_round!($a, $b, $c, $d, $e, $f, $g, $h, k[t].wrapping_add($w[t]));
-        $crate::sha256_round!($h, $a, $b, $c, $d, $e, $f, $g, k[t + 1].wrapping_add($w[t + 1]));
-        $crate::sha256_round!($g, $h, $a, $b, $c, $d, $e, $f, k[t + 2].wrapping_add($w[t + 2]));
-        $crate::sha256_round!($f, $g, $h, $a, $b, $c, $d, $e, k[t + 3].wrapping_add($w[t + 3]));
-        $crate::sha256_round!($e, $f, $g, $h, $a, $b, $c, $d, k[t + 4].wrapping_add($w[t + 4]));
-        $crate::sha256_round!($d, $e, $f, $g, $h, $a, $b, $c, k[t + 5].wrapping_add($w[t + 5]));
-        $crate::sha256_round!($c, $d, $e, $f, $g, $h, $a, $b, k[t + 6].wrapping_add($w[t + 6]));
-        $crate::sha256_round!($b, $c, $d, $e, $f, $g, $h, $a, k[t + 7].wrapping_add($w[t + 7]));
+    ($kw:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
+        let kw: [u32; 8] = $kw;
+        $crate::sha256_round!($a, $b, $c, $d, $e, $f, $g, $h, kw[0]);
+        $crate::sha256_round!($h, $a, $b, $c, $d, $e, $f, $g, kw[1]);
+        $crate::sha256_round!($g, $h, $a, $b, $c, $d, $e, $f, kw[2]);
+        $crate::sha256_round!($f, $g, $h, $a, $b, $c, $d, $e, kw[3]);
+        $crate::sha256_round!($e, $f, $g, $h, $a, $b, $c, $d, kw[4]);
+        $crate::sha256_round!($d, $e, $f, $g, $h, $a, $b, $c, kw[5]);
+        $crate::sha256_round!($c, $d, $e, $f, $g, $h, $a, $b, kw[6]);
+        $crate::sha256_round!($b, $c, $d, $e, $f, $g, $h, $a, kw[7]);
     };
+}
+
+/// `k[i] + w[i]` for eight consecutive rounds.
+#[inline(always)]
+pub fn add8(k: &[u32; 8], w: &[u32; 8]) -> [u32; 8] {
+    core::array::from_fn(|i| k[i].wrapping_add(w[i]))
 }

@@ -17,12 +17,18 @@ pub struct WipeRecord {
     pub zero_after: bool,
 }
 
-thread_local! {
+std::thread_local! {
     static LOG: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
 }
 
 pub(crate) fn record(words: usize, had_data: bool, zero_after: bool) {
-    LOG.with(|log| log.borrow_mut().push(WipeRecord { words, had_data, zero_after }));
+    LOG.with(|log| {
+        log.borrow_mut().push(WipeRecord {
+            words,
+            had_data,
+            zero_after,
+        })
+    });
 }
 
 /// Returns and clears this thread's wipe log.

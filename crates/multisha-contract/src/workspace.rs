@@ -63,7 +63,11 @@ impl<const WORDS: usize> core::fmt::Debug for Workspace<WORDS> {
 /// # Safety
 /// The CPU must support every feature `kernel` requires.
 #[inline(always)]
-pub unsafe fn compress_and_wipe<F: Family>(kernel: F::Kernel, state: &mut F::State, blocks: &[Block]) {
+pub unsafe fn compress_and_wipe<F: Family>(
+    kernel: F::Kernel,
+    state: &mut F::State,
+    blocks: &[Block],
+) {
     if blocks.is_empty() {
         return;
     }

@@ -4,8 +4,8 @@
 //! work) on a given CPU, hot and cold.
 #![no_std]
 
-use multisha_contract::ops::{add_into, sha256_expand};
-use multisha_contract::{Block, Sha256State, Sha256Workspace, sha256_eight_rounds};
+use multisha_contract::ops::{add_into, add8, sha256_expand};
+use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace, sha256_eight_rounds};
 
 /// Sixteen loads and 48 schedule steps as straight-line code.
 macro_rules! expand_all {
@@ -22,19 +22,24 @@ macro_rules! expand_all {
 /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
 #[inline(never)]
 pub fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let (w, _) = w.words.split_first_chunk_mut::<64>().expect("128-word workspace");
+    let (w, _) = w
+        .words
+        .split_first_chunk_mut::<64>()
+        .expect("128-word workspace");
     for block in blocks {
         let (words, _) = block.as_chunks::<4>();
         expand_all!(w, words; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-        sha256_eight_rounds!(w, 0, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 8, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 16, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 24, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 32, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 40, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 48, a, b, c, d, e, f, g, h);
-        sha256_eight_rounds!(w, 56, a, b, c, d, e, f, g, h);
+        let (k8, _) = SHA256_K.as_chunks::<8>();
+        let (w8, _) = w.as_chunks::<8>();
+        sha256_eight_rounds!(add8(&k8[0], &w8[0]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[1], &w8[1]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[2], &w8[2]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[3], &w8[3]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[4], &w8[4]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[5], &w8[5]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[6], &w8[6]), a, b, c, d, e, f, g, h);
+        sha256_eight_rounds!(add8(&k8[7], &w8[7]), a, b, c, d, e, f, g, h);
         add_into(state, [a, b, c, d, e, f, g, h]);
     }
 }
@@ -44,8 +49,9 @@ mod tests {
     #[test]
     fn harness() {
         // SAFETY: a portable kernel runs on every CPU.
-        let checks =
-            unsafe { multisha_contract::harness::sha256_kernel_suite("sha256/unroll64", super::compress) };
+        let checks = unsafe {
+            multisha_contract::harness::sha256_kernel_suite("sha256/unroll64", super::compress)
+        };
         assert!(checks > 2200);
     }
 }

@@ -7,7 +7,10 @@ use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
 /// computed on the fly.
 #[inline(never)]
 pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let (w, _) = w.words.split_first_chunk_mut::<16>().expect("80-word workspace");
+    let (w, _) = w
+        .words
+        .split_first_chunk_mut::<16>()
+        .expect("80-word workspace");
     for block in blocks {
         load_be(block, w);
         let [mut a, mut b, mut c, mut d, mut e] = *state;
@@ -20,7 +23,12 @@ pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) 
                     2 => maj(b, c, d),
                     _ => sha1_parity(b, c, d),
                 };
-                let tmp = a.rotate_left(5).wrapping_add(f).wrapping_add(e).wrapping_add(k).wrapping_add(wt);
+                let tmp = a
+                    .rotate_left(5)
+                    .wrapping_add(f)
+                    .wrapping_add(e)
+                    .wrapping_add(k)
+                    .wrapping_add(wt);
                 e = d;
                 d = c;
                 c = b.rotate_left(30);
@@ -37,7 +45,9 @@ mod tests {
     #[test]
     fn harness() {
         // SAFETY: a portable kernel runs on every CPU.
-        let checks = unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/rolled", super::compress) };
+        let checks = unsafe {
+            multisha_contract::harness::sha1_kernel_suite("sha1/rolled", super::compress)
+        };
         assert!(checks > 1100);
     }
 }

@@ -1,12 +1,17 @@
 //! SHA-256, one round per iteration over a fully expanded 64-word schedule.
 
-use multisha_contract::ops::{add_into, big_sigma0, big_sigma1, load_be, maj, sha256_ch, sha256_expand};
+use multisha_contract::ops::{
+    add_into, big_sigma0, big_sigma1, load_be, maj, sha256_ch, sha256_expand,
+};
 use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace};
 
 /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
 #[inline(never)]
 pub fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let (w, _) = w.words.split_first_chunk_mut::<64>().expect("128-word workspace");
+    let (w, _) = w
+        .words
+        .split_first_chunk_mut::<64>()
+        .expect("128-word workspace");
     for block in blocks {
         load_be(block, w);
         for t in 16..64 {
@@ -38,8 +43,9 @@ mod tests {
     #[test]
     fn harness() {
         // SAFETY: a portable kernel runs on every CPU.
-        let checks =
-            unsafe { multisha_contract::harness::sha256_kernel_suite("sha256/rolled", super::compress) };
+        let checks = unsafe {
+            multisha_contract::harness::sha256_kernel_suite("sha256/rolled", super::compress)
+        };
         assert!(checks > 2200);
     }
 }

@@ -6,18 +6,27 @@ use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
 /// One round: `e += rotl5(a) + f(b, c, d) + k + w`, `b = rotl30(b)`; no variable moves.
 macro_rules! round {
     (ch, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $k:expr, $w:expr) => {
-        $e = $e.wrapping_add($a.rotate_left(5)).wrapping_add($w).wrapping_add($k);
+        $e = $e
+            .wrapping_add($a.rotate_left(5))
+            .wrapping_add($w)
+            .wrapping_add($k);
         $e = $e.wrapping_add(sha1_ch($b, $c, $d));
         $b = $b.rotate_left(30);
     };
     (parity, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $k:expr, $w:expr) => {
-        $e = $e.wrapping_add($a.rotate_left(5)).wrapping_add($w).wrapping_add($k);
+        $e = $e
+            .wrapping_add($a.rotate_left(5))
+            .wrapping_add($w)
+            .wrapping_add($k);
         $e = $e.wrapping_add(sha1_parity($b, $c, $d));
         $b = $b.rotate_left(30);
     };
     // Majority as two adds straight into e: (c & d) + (b & (c ^ d)).
     (maj, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $k:expr, $w:expr) => {
-        $e = $e.wrapping_add($a.rotate_left(5)).wrapping_add($w).wrapping_add($k);
+        $e = $e
+            .wrapping_add($a.rotate_left(5))
+            .wrapping_add($w)
+            .wrapping_add($k);
         $e = $e.wrapping_add($c & $d);
         $e = $e.wrapping_add($b & ($c ^ $d));
         $b = $b.rotate_left(30);
@@ -44,7 +53,10 @@ macro_rules! group {
 /// fly.
 #[inline(never)]
 pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let (w, _) = w.words.split_first_chunk_mut::<16>().expect("80-word workspace");
+    let (w, _) = w
+        .words
+        .split_first_chunk_mut::<16>()
+        .expect("80-word workspace");
     for block in blocks {
         load_be(block, w);
         let [mut a, mut b, mut c, mut d, mut e] = *state;
@@ -64,7 +76,9 @@ mod tests {
     #[test]
     fn harness() {
         // SAFETY: a portable kernel runs on every CPU.
-        let checks = unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/unroll5", super::compress) };
+        let checks = unsafe {
+            multisha_contract::harness::sha1_kernel_suite("sha1/unroll5", super::compress)
+        };
         assert!(checks > 1100);
     }
 }

@@ -1,1 +1,89 @@
-//! stub
+//! SHA-1, SHA-224 and SHA-256 with several implementations ("variants") of each compression
+//! function, a CPU probe that runs once, and the best variant installed behind a function
+//! pointer.
+//!
+//! * [`Sha1`], [`Sha224`], [`Sha256`]: drop-in RustCrypto `digest` 0.11 hashers
+//!   (`Digest`, `Hmac<multisha::Sha256>`, HKDF, PBKDF2, OIDs, `Reset`, serializable state,
+//!   zeroized on drop).
+//! * [`sha1()`], [`sha224()`], [`sha256()`]: one-shot functions, the fastest path for short
+//!   messages.
+//! * [`variants`], [`active`], [`force`], [`choose`], [`Pinned`], `Sha256::with_variant`: the
+//!   registry and the override API for auditors who compare variants.
+//!
+//! ```
+//! use multisha::{Digest, Sha256};
+//! let digest = Sha256::digest(b"abc");
+//! assert_eq!(digest[..], multisha::sha256(b"abc"));
+//! println!("SHA-256 runs {}", multisha::active(multisha::Algorithm::Sha256));
+//! ```
+//!
+//! # Dispatch
+//! The first hash of an algorithm probes the CPU ([`CpuFeatures::detect`]), reads the
+//! override `MULTISHA_SHA1` / `MULTISHA_SHA256` (with the `std` feature) and installs the
+//! first available variant of [`variants`] (they are listed best first) unless the override
+//! names one that can run. A bad override is ignored and reported by [`active`]. Later calls
+//! cost one relaxed atomic load and one indirect call.
+#![no_std]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod algorithm;
+pub mod block_api;
+mod cpu;
+mod dispatch;
+mod error;
+mod name_buf;
+mod oneshot;
+mod registry;
+mod select;
+#[cfg(test)]
+mod tests;
+
+pub use algorithm::Algorithm;
+pub use cpu::{CpuFeatures, Feature};
+pub use digest::{self, Digest};
+pub use dispatch::{active, force};
+pub use error::Error;
+pub use oneshot::{Pinned, sha1, sha224, sha256};
+pub use registry::{Schedule, Variant, find_variant, variants};
+pub use select::{Reason, Selection, choose, lookup};
+
+digest::buffer_fixed!(
+    /// SHA-1 hasher running the dispatched (or a pinned) SHA-1 variant.
+    pub struct Sha1(block_api::Sha1Core);
+    oid: "1.3.14.3.2.26";
+    impl: FixedHashTraits;
+);
+
+digest::buffer_fixed!(
+    /// SHA-224 hasher running the dispatched (or a pinned) SHA-256 variant.
+    pub struct Sha224(block_api::Sha224Core);
+    oid: "2.16.840.1.101.3.4.2.4";
+    impl: FixedHashTraits;
+);
+
+digest::buffer_fixed!(
+    /// SHA-256 hasher running the dispatched (or a pinned) SHA-256 variant.
+    pub struct Sha256(block_api::Sha256Core);
+    oid: "2.16.840.1.101.3.4.2.1";
+    impl: FixedHashTraits;
+);
+
+macro_rules! with_variant {
+    ($($hasher:ident),*) => {$(
+        impl $hasher {
+            /// A hasher that runs the named variant instead of the dispatched one, leaving the
+            /// global choice alone. It stays pinned across `reset`.
+            ///
+            /// # Errors
+            /// An unknown name or a variant this CPU cannot run; the message lists the
+            /// available variants.
+            pub fn with_variant(name: &str) -> Result<Self, Error> {
+                let core = block_api::HashCore::with_variant(name)?;
+                Ok(<Self as digest::block_api::CoreProxy>::compose(core, Default::default()))
+            }
+        }
+    )*};
+}
+with_variant!(Sha1, Sha224, Sha256);

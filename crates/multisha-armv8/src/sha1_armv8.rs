@@ -1,0 +1,164 @@
+//! SHA-1 on the AArch64 SHA-1 instructions (FEAT_SHA1, Rust target feature `sha2`).
+//!
+//! The instructions, each working on a 128-bit vector of four 32-bit words:
+//!
+//! * `SHA1C  abcd, e, wk` (`vsha1cq_u32`): four rounds with the *choose* function
+//!   (rounds 0..20). `abcd` holds the working variables a..d, `e` the fifth one as a scalar,
+//!   `wk` the four schedule words of these rounds with the round constant already added.
+//!   Returns the new a..d.
+//! * `SHA1P  abcd, e, wk` (`vsha1pq_u32`): the same with the *parity* function
+//!   (rounds 20..40 and 60..80).
+//! * `SHA1M  abcd, e, wk` (`vsha1mq_u32`): the same with the *majority* function
+//!   (rounds 40..60).
+//! * `SHA1H  a` (`vsha1h_u32`): `rotl30(a)`, the `e` of the next four rounds (after four
+//!   rounds the old `a` has moved down to `e`, rotated by 30 on the way).
+//! * `SHA1SU0 w0, w4, w8` (`vsha1su0q_u32`) and `SHA1SU1 t, w12` (`vsha1su1q_u32`): the two
+//!   halves of the schedule, `w[t] = rotl1(w[t-3] ^ w[t-8] ^ w[t-14] ^ w[t-16])` for four
+//!   words at once. SU0 xors `w[t-16]`, `w[t-14]` and `w[t-8]`; SU1 xors in `w[t-3]` (for the
+//!   fourth lane that is the first lane of its own result) and rotates by one.
+//!
+//! The kernel keeps a..d in one vector, e in a general register, the four round constants in
+//! four vectors and the sixteen-word schedule window in four vectors, for every block of the
+//! call. It never touches the workspace.
+
+use core::arch::aarch64::{
+    uint32x4_t, vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8,
+    vrev32q_u8, vsha1cq_u32, vsha1h_u32, vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32,
+    vst1q_u32,
+};
+use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
+
+/// Loads the `i`-th group of four message words of `block` as big-endian words.
+///
+/// SHA-1 reads the block as big-endian 32-bit words, while an AArch64 vector load puts the
+/// bytes into lanes little-endian (byte 0 of each four becomes the lowest byte of its lane).
+/// `vrev32q_u8` reverses the bytes within each 32-bit lane, so every lane then holds the
+/// big-endian word, in message order.
+#[inline(always)]
+fn load_words(block: &Block, i: usize) -> uint32x4_t {
+    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16 bytes");
+    // SAFETY: `bytes` is 16 readable bytes, exactly what `vld1q_u8` reads (no alignment
+    // needed); NEON, which these three intrinsics require, is part of the aarch64 baseline.
+    unsafe { vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(bytes.as_ptr()))) }
+}
+
+/// Four rounds: `abcd = op(abcd, e, w + k)`, and `e` becomes `rotl30` of the old `a`.
+macro_rules! quad {
+    ($op:ident, $k:ident, $abcd:ident, $e:ident, $w:ident) => {
+        let wk = vaddq_u32($w, $k);
+        let next_e = vsha1h_u32(vgetq_lane_u32::<0>($abcd));
+        $abcd = $op($abcd, $e, wk);
+        $e = next_e;
+    };
+}
+
+/// Replaces the oldest four schedule words `$w0` (`w[t-16..t-12]`) with `w[t..t+4]`.
+macro_rules! schedule {
+    ($w0:ident, $w4:ident, $w8:ident, $w12:ident) => {
+        $w0 = vsha1su1q_u32(vsha1su0q_u32($w0, $w4, $w8), $w12);
+    };
+}
+
+/// Compresses `blocks` into `state` with the SHA-1 instructions; `_w` is not used (the
+/// schedule lives in vector registers).
+///
+/// # Safety
+/// The CPU must support the AArch64 SHA-1 instructions (`is_aarch64_feature_detected!("sha2")`,
+/// which Rust ties to FEAT_SHA1 and FEAT_SHA256 together).
+#[inline(never)]
+#[target_feature(enable = "sha2")]
+pub unsafe fn compress(state: &mut Sha1State, blocks: &[Block], _w: &mut Sha1Workspace) {
+    let k0 = vdupq_n_u32(SHA1_K[0]);
+    let k1 = vdupq_n_u32(SHA1_K[1]);
+    let k2 = vdupq_n_u32(SHA1_K[2]);
+    let k3 = vdupq_n_u32(SHA1_K[3]);
+
+    // SAFETY: `state` is five readable `u32`s, and `vld1q_u32` reads the first four (no
+    // alignment beyond `u32`'s needed).
+    let mut abcd = unsafe { vld1q_u32(state.as_ptr()) };
+    let mut e = state[4];
+
+    for block in blocks {
+        let (abcd_in, e_in) = (abcd, e);
+        let mut w0 = load_words(block, 0);
+        let mut w1 = load_words(block, 1);
+        let mut w2 = load_words(block, 2);
+        let mut w3 = load_words(block, 3);
+
+        // Rounds 0..20: choose. After the quad that used a window vector for the last time,
+        // the schedule overwrites it with the words four quads later.
+        quad!(vsha1cq_u32, k0, abcd, e, w0);
+        schedule!(w0, w1, w2, w3);
+        quad!(vsha1cq_u32, k0, abcd, e, w1);
+        schedule!(w1, w2, w3, w0);
+        quad!(vsha1cq_u32, k0, abcd, e, w2);
+        schedule!(w2, w3, w0, w1);
+        quad!(vsha1cq_u32, k0, abcd, e, w3);
+        schedule!(w3, w0, w1, w2);
+        quad!(vsha1cq_u32, k0, abcd, e, w0);
+        schedule!(w0, w1, w2, w3);
+
+        // Rounds 20..40: parity.
+        quad!(vsha1pq_u32, k1, abcd, e, w1);
+        schedule!(w1, w2, w3, w0);
+        quad!(vsha1pq_u32, k1, abcd, e, w2);
+        schedule!(w2, w3, w0, w1);
+        quad!(vsha1pq_u32, k1, abcd, e, w3);
+        schedule!(w3, w0, w1, w2);
+        quad!(vsha1pq_u32, k1, abcd, e, w0);
+        schedule!(w0, w1, w2, w3);
+        quad!(vsha1pq_u32, k1, abcd, e, w1);
+        schedule!(w1, w2, w3, w0);
+
+        // Rounds 40..60: majority.
+        quad!(vsha1mq_u32, k2, abcd, e, w2);
+        schedule!(w2, w3, w0, w1);
+        quad!(vsha1mq_u32, k2, abcd, e, w3);
+        schedule!(w3, w0, w1, w2);
+        quad!(vsha1mq_u32, k2, abcd, e, w0);
+        schedule!(w0, w1, w2, w3);
+        quad!(vsha1mq_u32, k2, abcd, e, w1);
+        schedule!(w1, w2, w3, w0);
+        quad!(vsha1mq_u32, k2, abcd, e, w2);
+        schedule!(w2, w3, w0, w1);
+
+        // Rounds 60..80: parity; the last four quads need no new schedule words.
+        quad!(vsha1pq_u32, k3, abcd, e, w3);
+        schedule!(w3, w0, w1, w2);
+        quad!(vsha1pq_u32, k3, abcd, e, w0);
+        quad!(vsha1pq_u32, k3, abcd, e, w1);
+        quad!(vsha1pq_u32, k3, abcd, e, w2);
+        quad!(vsha1pq_u32, k3, abcd, e, w3);
+
+        abcd = vaddq_u32(abcd, abcd_in);
+        e = e.wrapping_add(e_in);
+    }
+
+    // SAFETY: `state` is five writable `u32`s, and `vst1q_u32` writes the first four.
+    unsafe { vst1q_u32(state.as_mut_ptr(), abcd) };
+    state[4] = e;
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    #[test]
+    fn harness() {
+        let detected = std::arch::is_aarch64_feature_detected!("sha2");
+        if std::env::var_os("MULTISHA_EXPECT_ARMV8").is_some_and(|v| v == "1") {
+            assert!(
+                detected,
+                "MULTISHA_EXPECT_ARMV8=1 but the CPU has no SHA instructions"
+            );
+        }
+        if !detected {
+            std::eprintln!("sha1/armv8: skipped, the CPU has no SHA instructions");
+            return;
+        }
+        // SAFETY: the SHA instructions were detected just above.
+        let checks =
+            unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/armv8", super::compress) };
+        assert!(checks > 1100);
+    }
+}

@@ -1,0 +1,157 @@
+//! SHA-256 (and SHA-224) on the AArch64 SHA-256 instructions (FEAT_SHA256, Rust target
+//! feature `sha2`).
+//!
+//! The instructions, each working on 128-bit vectors of four 32-bit words:
+//!
+//! * `SHA256H  abcd, efgh, wk` (`vsha256hq_u32`): four rounds; returns the new a..d.
+//!   `abcd` and `efgh` hold the eight working variables, `wk` the four schedule words of these
+//!   rounds with their round constants already added.
+//! * `SHA256H2 efgh, abcd, wk` (`vsha256h2q_u32`): the same four rounds, returning the new
+//!   e..h. It takes the *old* a..d, so a..d is copied before `SHA256H` overwrites it.
+//! * `SHA256SU0 w0, w4` (`vsha256su0q_u32`): first half of the schedule for four words,
+//!   `w[t-16] + σ0(w[t-15])`.
+//! * `SHA256SU1 t, w8, w12` (`vsha256su1q_u32`): second half, adds `w[t-7]` and
+//!   `σ1(w[t-2])` (for the upper two lanes `w[t-2]` is a lane of its own result), giving
+//!   `w[t..t+4]`.
+//!
+//! The kernel keeps the state in two vectors, all 64 round constants in sixteen vectors and
+//! the sixteen-word schedule window in four vectors, for every block of the call. It never
+//! touches the workspace.
+
+use core::arch::aarch64::{
+    uint32x4_t, vaddq_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8, vrev32q_u8, vsha256h2q_u32,
+    vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
+};
+use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace};
+
+/// Loads the `i`-th group of four message words of `block` as big-endian words.
+///
+/// SHA-256 reads the block as big-endian 32-bit words, while an AArch64 vector load puts the
+/// bytes into lanes little-endian (byte 0 of each four becomes the lowest byte of its lane).
+/// `vrev32q_u8` reverses the bytes within each 32-bit lane, so every lane then holds the
+/// big-endian word, in message order.
+#[inline(always)]
+fn load_words(block: &Block, i: usize) -> uint32x4_t {
+    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16 bytes");
+    // SAFETY: `bytes` is 16 readable bytes, exactly what `vld1q_u8` reads (no alignment
+    // needed); NEON, which these three intrinsics require, is part of the aarch64 baseline.
+    unsafe { vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(bytes.as_ptr()))) }
+}
+
+/// Loads four consecutive `u32`s into one vector, lane 0 first.
+#[inline(always)]
+fn load_u32x4(words: &[u32]) -> uint32x4_t {
+    let words: &[u32; 4] = words.try_into().expect("4 words");
+    // SAFETY: `words` is four readable `u32`s, exactly what `vld1q_u32` reads; NEON, which it
+    // requires, is part of the aarch64 baseline.
+    unsafe { vld1q_u32(words.as_ptr()) }
+}
+
+/// Four rounds with schedule words `$w` and round constants `$k`.
+macro_rules! quad {
+    ($k:expr, $abcd:ident, $efgh:ident, $w:ident) => {
+        let wk = vaddq_u32($w, $k);
+        let abcd_old = $abcd;
+        $abcd = vsha256hq_u32($abcd, $efgh, wk);
+        $efgh = vsha256h2q_u32($efgh, abcd_old, wk);
+    };
+}
+
+/// Replaces the oldest four schedule words `$w0` (`w[t-16..t-12]`) with `w[t..t+4]`.
+macro_rules! schedule {
+    ($w0:ident, $w4:ident, $w8:ident, $w12:ident) => {
+        $w0 = vsha256su1q_u32(vsha256su0q_u32($w0, $w4), $w8, $w12);
+    };
+}
+
+/// Compresses `blocks` into `state` with the SHA-256 instructions; `_w` is not used (the
+/// schedule lives in vector registers).
+///
+/// # Safety
+/// The CPU must support the AArch64 SHA-256 instructions
+/// (`is_aarch64_feature_detected!("sha2")`).
+#[inline(never)]
+#[target_feature(enable = "sha2")]
+pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], _w: &mut Sha256Workspace) {
+    let k: [uint32x4_t; 16] = core::array::from_fn(|i| load_u32x4(&SHA256_K[4 * i..4 * i + 4]));
+    let mut abcd = load_u32x4(&state[..4]);
+    let mut efgh = load_u32x4(&state[4..]);
+
+    for block in blocks {
+        let (abcd_in, efgh_in) = (abcd, efgh);
+        let mut w0 = load_words(block, 0);
+        let mut w1 = load_words(block, 1);
+        let mut w2 = load_words(block, 2);
+        let mut w3 = load_words(block, 3);
+
+        // Rounds 0..48: after the quad that used a window vector for the last time, the
+        // schedule overwrites it with the words four quads later.
+        quad!(k[0], abcd, efgh, w0);
+        schedule!(w0, w1, w2, w3);
+        quad!(k[1], abcd, efgh, w1);
+        schedule!(w1, w2, w3, w0);
+        quad!(k[2], abcd, efgh, w2);
+        schedule!(w2, w3, w0, w1);
+        quad!(k[3], abcd, efgh, w3);
+        schedule!(w3, w0, w1, w2);
+
+        quad!(k[4], abcd, efgh, w0);
+        schedule!(w0, w1, w2, w3);
+        quad!(k[5], abcd, efgh, w1);
+        schedule!(w1, w2, w3, w0);
+        quad!(k[6], abcd, efgh, w2);
+        schedule!(w2, w3, w0, w1);
+        quad!(k[7], abcd, efgh, w3);
+        schedule!(w3, w0, w1, w2);
+
+        quad!(k[8], abcd, efgh, w0);
+        schedule!(w0, w1, w2, w3);
+        quad!(k[9], abcd, efgh, w1);
+        schedule!(w1, w2, w3, w0);
+        quad!(k[10], abcd, efgh, w2);
+        schedule!(w2, w3, w0, w1);
+        quad!(k[11], abcd, efgh, w3);
+        schedule!(w3, w0, w1, w2);
+
+        // Rounds 48..64 need no new schedule words.
+        quad!(k[12], abcd, efgh, w0);
+        quad!(k[13], abcd, efgh, w1);
+        quad!(k[14], abcd, efgh, w2);
+        quad!(k[15], abcd, efgh, w3);
+
+        abcd = vaddq_u32(abcd, abcd_in);
+        efgh = vaddq_u32(efgh, efgh_in);
+    }
+
+    let (lo, hi) = state.split_at_mut(4);
+    // SAFETY: `lo` and `hi` are four writable `u32`s each, exactly what `vst1q_u32` writes.
+    unsafe {
+        vst1q_u32(lo.as_mut_ptr(), abcd);
+        vst1q_u32(hi.as_mut_ptr(), efgh);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    #[test]
+    fn harness() {
+        let detected = std::arch::is_aarch64_feature_detected!("sha2");
+        if std::env::var_os("MULTISHA_EXPECT_ARMV8").is_some_and(|v| v == "1") {
+            assert!(
+                detected,
+                "MULTISHA_EXPECT_ARMV8=1 but the CPU has no SHA instructions"
+            );
+        }
+        if !detected {
+            std::eprintln!("sha256/armv8: skipped, the CPU has no SHA instructions");
+            return;
+        }
+        // SAFETY: the SHA instructions were detected just above.
+        let checks = unsafe {
+            multisha_contract::harness::sha256_kernel_suite("sha256/armv8", super::compress)
+        };
+        assert!(checks > 2200);
+    }
+}

@@ -1,0 +1,55 @@
+//! `force` changes the whole process, so it has a test binary of its own and one test.
+
+use multisha::{Algorithm, Digest, Reason, active, force, variants};
+
+#[test]
+fn force_installs_available_variants_and_refuses_the_rest() {
+    let reference = multisha_contract::harness::reference_sha256(b"force");
+    for variant in variants(Algorithm::Sha256) {
+        match force(Algorithm::Sha256, variant.name()) {
+            Ok(installed) => {
+                assert!(variant.is_available());
+                assert_eq!(installed.name(), variant.name());
+                let selection = active(Algorithm::Sha256);
+                assert_eq!(selection.variant.name(), variant.name());
+                assert_eq!(selection.reason, Reason::Forced);
+                assert_eq!(multisha::sha256(b"force").to_vec(), reference);
+                assert_eq!(multisha::Sha256::digest(b"force").to_vec(), reference);
+            }
+            Err(error) => {
+                assert!(
+                    !variant.is_available(),
+                    "{variant} runs here but force said {error}"
+                );
+                assert!(error.to_string().contains("cannot run on this CPU"));
+            }
+        }
+    }
+
+    let before = active(Algorithm::Sha1).variant.name();
+    let error = force(Algorithm::Sha1, "sha1-but-faster").expect_err("unknown name");
+    assert!(error.is_unknown_variant());
+    assert_eq!(error.requested(), "sha1-but-faster");
+    let message = error.to_string();
+    assert!(
+        message.starts_with("unknown SHA-1 variant \"sha1-but-faster\"; available: "),
+        "{message}"
+    );
+    for variant in variants(Algorithm::Sha1)
+        .iter()
+        .filter(|v| v.is_available())
+    {
+        assert!(
+            message.contains(variant.name()),
+            "{message} lists {variant}"
+        );
+    }
+    assert_eq!(
+        active(Algorithm::Sha1).variant.name(),
+        before,
+        "a refused force changes nothing"
+    );
+
+    // A SHA-256 name is not a SHA-1 variant, even where one exists.
+    assert!(force(Algorithm::Sha1, "unroll64").is_err());
+}

@@ -1,0 +1,60 @@
+//! Wycheproof HMAC vectors through `hmac::Hmac<multisha::...>`: every valid tag is accepted,
+//! every invalid one rejected.
+
+use hmac::{Hmac, KeyInit, Mac};
+use serde_json::Value;
+
+fn run<M: Mac + KeyInit>(file: &str) -> (usize, usize) {
+    let path = format!(
+        "{}/tests/data/wycheproof/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let json: Value = serde_json::from_str(&text).expect("valid JSON");
+    let (mut valid, mut invalid) = (0, 0);
+    for group in json["testGroups"].as_array().expect("testGroups") {
+        let tag_bytes = group["tagSize"].as_u64().expect("tagSize") as usize / 8;
+        for test in group["tests"].as_array().expect("tests") {
+            let field = |name: &str| hex::decode(test[name].as_str().expect(name)).expect("hex");
+            let (key, msg, tag) = (field("key"), field("msg"), field("tag"));
+            let id = &test["tcId"];
+            let mut mac = <M as KeyInit>::new_from_slice(&key).expect("HMAC takes any key length");
+            mac.update(&msg);
+            let accepted = tag.len() == tag_bytes && mac.verify_truncated_left(&tag).is_ok();
+            match test["result"].as_str() {
+                Some("valid") => {
+                    assert!(accepted, "{file} tcId {id}: valid tag rejected");
+                    valid += 1;
+                }
+                Some("invalid") => {
+                    assert!(!accepted, "{file} tcId {id}: invalid tag accepted");
+                    invalid += 1;
+                }
+                other => panic!("{file} tcId {id}: unexpected result {other:?}"),
+            }
+        }
+    }
+    assert_eq!(
+        valid + invalid,
+        json["numberOfTests"].as_u64().expect("count") as usize
+    );
+    (valid, invalid)
+}
+
+#[test]
+fn hmac_sha1() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha1>>("hmac_sha1_test.json");
+    assert!(valid > 0 && invalid > 0);
+}
+
+#[test]
+fn hmac_sha224() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha224>>("hmac_sha224_test.json");
+    assert!(valid > 0 && invalid > 0);
+}
+
+#[test]
+fn hmac_sha256() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha256>>("hmac_sha256_test.json");
+    assert!(valid > 0 && invalid > 0);
+}

@@ -1,0 +1,678 @@
+//! `cargo xtask cross-test`: builds the library crates' tests for `aarch64-unknown-linux-gnu`
+//! and runs them under `qemu-aarch64`, once with the default dispatch and once per forced
+//! portable variant.
+//!
+//! The cross toolchain is Debian's: `qemu-user`, `gcc-aarch64-linux-gnu` (the linker),
+//! `libc6-dev-arm64-cross`, and `rustc-web` with `libstd-rust-web-dev:arm64` (a `rustc` at
+//! `/usr/bin/rustc` that has the aarch64 standard library). What is missing is installed with
+//! `apt-get` unless `--no-install` is given. Cargo itself is whichever runs this command.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+const TARGET: &str = "aarch64-unknown-linux-gnu";
+const LINKER: &str = "aarch64-linux-gnu-gcc";
+const QEMU: &str = "qemu-aarch64";
+/// The aarch64 sysroot `libc6-dev-arm64-cross` installs; qemu loads the dynamic linker and
+/// libc of the test binaries from here.
+const CROSS_SYSROOT: &str = "/usr/aarch64-linux-gnu";
+/// Debian's compiler, which (unlike a rustup toolchain without the target added) ships the
+/// aarch64 standard library as `libstd-rust-web-dev:arm64`.
+const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
+/// Debian's rustdoc, used for the doctests when present (it must match `DEBIAN_RUSTC`).
+const DEBIAN_RUSTDOC: &str = "/usr/bin/rustdoc";
+
+/// Library crates tested in the default run. The harness feature of the contract crate is
+/// switched on so its own tests of the harness build too.
+const LIBRARY_PACKAGES: &[&str] = &[
+    "multisha-contract",
+    "multisha-rolled",
+    "multisha-unrolled",
+    "multisha-full-unroll",
+    "multisha-armv8",
+];
+const FEATURES: &str = "multisha-contract/harness";
+
+/// The dispatcher crate: tested in the default run and in every forced run.
+const DISPATCHER: &str = "multisha";
+
+/// What the dispatcher must pick on an aarch64 CPU with the SHA instructions.
+const DEFAULT_CHOICE: &str = "armv8";
+
+/// Forced runs of the dispatcher: `(MULTISHA_SHA1, MULTISHA_SHA256)`, `None` leaving that
+/// family to the default dispatch. Every portable variant is forced in exactly one run.
+const FORCED_RUNS: &[(Option<&str>, Option<&str>)] = &[
+    (Some("rolled"), Some("rolled")),
+    (Some("unroll5"), Some("unroll8")),
+    (None, Some("unroll64")),
+];
+
+const HELP: &str = "\
+usage: cargo xtask cross-test [--no-install]
+
+Builds the tests of multisha-contract, multisha-rolled, multisha-unrolled,
+multisha-full-unroll, multisha-armv8 and multisha for aarch64-unknown-linux-gnu with
+Debian's /usr/bin/rustc, runs them under qemu-aarch64 with the default dispatch, then runs
+the multisha tests once per forced portable variant (MULTISHA_SHA1 / MULTISHA_SHA256).
+
+Installs what is missing (qemu-user, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, rustc-web,
+libstd-rust-web-dev:arm64) with apt-get, as root or through sudo.
+
+Build output goes to $CARGO_TARGET_DIR/aarch64, or target/aarch64 in the workspace.
+
+options:
+  --no-install   fail instead of running apt-get when something is missing
+  -h, --help     print this text";
+
+/// Why `cross-test` failed.
+#[derive(Debug)]
+pub(crate) enum Error {
+    /// An argument this command does not know.
+    Usage(String),
+    /// A tool is missing and `--no-install` forbids installing it.
+    Missing { packages: Vec<&'static str> },
+    /// After installing, a tool is still missing.
+    StillMissing { what: String },
+    /// A program could not be started or its output read.
+    Io { context: String, source: io::Error },
+    /// A setup or build command exited with an error.
+    Failed { context: String, status: ExitStatus },
+    /// Some test runs failed (the summary above says which).
+    TestsFailed { failed: usize, runs: usize },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Usage(arg) => write!(f, "unknown argument `{arg}`\n\n{HELP}"),
+            Self::Missing { packages } => write!(
+                f,
+                "the cross toolchain is incomplete and --no-install was given; install it with\n  \
+                 dpkg --add-architecture arm64 && apt-get update && \
+                 apt-get install -y --no-install-recommends {}",
+                packages.join(" ")
+            ),
+            Self::StillMissing { what } => {
+                write!(f, "{what} is still missing after apt-get install")
+            }
+            Self::Io { context, source } => write!(f, "{context}: {source}"),
+            Self::Failed { context, status } => write!(f, "{context} failed ({status})"),
+            Self::TestsFailed { failed, runs } => write!(f, "{failed} of {runs} test runs failed"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Command-line options of `cross-test`.
+#[derive(Debug, Default)]
+struct Options {
+    no_install: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Options>, Error> {
+    let mut options = Options::default();
+    for arg in args {
+        match arg.as_str() {
+            "--no-install" => options.no_install = true,
+            "-h" | "--help" => return Ok(None),
+            other => return Err(Error::Usage(other.to_owned())),
+        }
+    }
+    Ok(Some(options))
+}
+
+/// Entry point: `cargo xtask cross-test [args]`.
+pub(crate) fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let Some(options) = parse_args(args)? else {
+        println!("{HELP}");
+        return Ok(());
+    };
+    cross_test(&options).map_err(Into::into)
+}
+
+fn cross_test(options: &Options) -> Result<(), Error> {
+    let started = Instant::now();
+    let root = workspace_root();
+
+    let step = Instant::now();
+    ensure_toolchain(options)?;
+    let setup_time = step.elapsed();
+
+    let cargo = Cargo::new(&root);
+    say(&format!("build output: {}", cargo.target_dir.display()));
+    if !cargo.doctests {
+        say(&format!("{DEBIAN_RUSTDOC} not found: doctests are skipped"));
+    }
+
+    // Build every test binary first, so a compile error stops here and not half-way through
+    // the runs. The dispatcher is built in the same call when it builds; if it does not, the
+    // other crates are still built and tested and the dispatcher counts as a failure.
+    let step = Instant::now();
+    let mut packages: Vec<&str> = LIBRARY_PACKAGES.to_vec();
+    let has_dispatcher = root
+        .join("crates")
+        .join(DISPATCHER)
+        .join("Cargo.toml")
+        .is_file();
+    let mut dispatcher_builds = false;
+    if has_dispatcher {
+        packages.push(DISPATCHER);
+        say(&format!(
+            "building tests of {} for {TARGET}",
+            packages.join(", ")
+        ));
+        dispatcher_builds = cargo.build_tests(&packages)?.success();
+        if !dispatcher_builds {
+            packages.pop();
+            say(&format!(
+                "building without {DISPATCHER}, which did not build"
+            ));
+        }
+    }
+    if !dispatcher_builds {
+        say(&format!(
+            "building tests of {} for {TARGET}",
+            packages.join(", ")
+        ));
+        let status = cargo.build_tests(&packages)?;
+        if !status.success() {
+            return Err(Error::Failed {
+                context: format!("building the tests of {}", packages.join(", ")),
+                status,
+            });
+        }
+    }
+    let build_time = step.elapsed();
+
+    let mut runs = Vec::new();
+    runs.push(cargo.test_run(
+        "default dispatch",
+        &packages,
+        &[
+            ("MULTISHA_EXPECT_ARMV8", Some("1")),
+            ("MULTISHA_EXPECT_SHA1", Some(DEFAULT_CHOICE)),
+            ("MULTISHA_EXPECT_SHA256", Some(DEFAULT_CHOICE)),
+            ("MULTISHA_SHA1", None),
+            ("MULTISHA_SHA256", None),
+        ],
+    )?);
+    if dispatcher_builds {
+        for &(sha1, sha256) in FORCED_RUNS {
+            let label = format!(
+                "forced sha1={} sha256={}",
+                sha1.unwrap_or("default"),
+                sha256.unwrap_or("default")
+            );
+            runs.push(cargo.test_run(
+                &label,
+                &[DISPATCHER],
+                &[
+                    ("MULTISHA_EXPECT_ARMV8", Some("1")),
+                    ("MULTISHA_SHA1", sha1),
+                    ("MULTISHA_SHA256", sha256),
+                    ("MULTISHA_EXPECT_SHA1", Some(sha1.unwrap_or(DEFAULT_CHOICE))),
+                    (
+                        "MULTISHA_EXPECT_SHA256",
+                        Some(sha256.unwrap_or(DEFAULT_CHOICE)),
+                    ),
+                ],
+            )?);
+        }
+    }
+
+    print_summary(&runs, has_dispatcher && !dispatcher_builds);
+    println!(
+        "time: {} total ({} toolchain check/install, {} build, {} test runs)",
+        secs(started.elapsed()),
+        secs(setup_time),
+        secs(build_time),
+        secs(runs.iter().map(|r| r.time).sum()),
+    );
+
+    let mut failed = runs.iter().filter(|r| !r.passed()).count();
+    let mut total = runs.len();
+    if has_dispatcher && !dispatcher_builds {
+        failed += 1;
+        total += 1 + FORCED_RUNS.len();
+    }
+    if failed > 0 {
+        return Err(Error::TestsFailed {
+            failed,
+            runs: total,
+        });
+    }
+    Ok(())
+}
+
+/// The workspace root: the parent of this crate's directory.
+fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
+}
+
+fn say(message: &str) {
+    eprintln!("xtask: {message}");
+}
+
+fn secs(time: Duration) -> String {
+    format!("{:.1}s", time.as_secs_f64())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Toolchain
+// ---------------------------------------------------------------------------------------------
+
+/// One piece of the cross toolchain: how to tell it is there and which packages provide it.
+struct Requirement {
+    what: &'static str,
+    present: fn() -> bool,
+    packages: &'static [&'static str],
+}
+
+const REQUIREMENTS: &[Requirement] = &[
+    Requirement {
+        what: QEMU,
+        present: || find_in_path(QEMU).is_some(),
+        packages: &["qemu-user"],
+    },
+    Requirement {
+        what: LINKER,
+        present: || find_in_path(LINKER).is_some(),
+        packages: &["gcc-aarch64-linux-gnu"],
+    },
+    Requirement {
+        what: "the aarch64 C library (/usr/aarch64-linux-gnu)",
+        present: || {
+            Path::new(CROSS_SYSROOT)
+                .join("lib")
+                .join("crt1.o")
+                .is_file()
+        },
+        packages: &["libc6-dev-arm64-cross"],
+    },
+    Requirement {
+        what: "/usr/bin/rustc with the aarch64 standard library",
+        present: debian_rustc_has_target,
+        packages: &["rustc-web", "libstd-rust-web-dev:arm64"],
+    },
+];
+
+fn find_in_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Whether `/usr/bin/rustc` exists and its sysroot holds the aarch64 standard library.
+fn debian_rustc_has_target() -> bool {
+    let Ok(output) = Command::new(DEBIAN_RUSTC)
+        .args(["--print", "sysroot"])
+        .output()
+    else {
+        return false;
+    };
+    let sysroot = String::from_utf8_lossy(&output.stdout);
+    output.status.success()
+        && Path::new(sysroot.trim())
+            .join("lib")
+            .join("rustlib")
+            .join(TARGET)
+            .join("lib")
+            .is_dir()
+}
+
+/// Checks every requirement and installs the missing ones with apt-get.
+fn ensure_toolchain(options: &Options) -> Result<(), Error> {
+    let missing: Vec<&Requirement> = REQUIREMENTS.iter().filter(|r| !(r.present)()).collect();
+    if missing.is_empty() {
+        say(&format!(
+            "cross toolchain present ({QEMU}, {LINKER}, {CROSS_SYSROOT}, {DEBIAN_RUSTC}); skipping apt-get"
+        ));
+        return Ok(());
+    }
+    let packages: Vec<&'static str> = missing
+        .iter()
+        .flat_map(|r| r.packages.iter().copied())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    for requirement in &missing {
+        say(&format!("missing: {}", requirement.what));
+    }
+    if options.no_install {
+        return Err(Error::Missing { packages });
+    }
+
+    let sudo = !is_root();
+    let foreign = capture("dpkg", &["--print-foreign-architectures"])?;
+    if !foreign.split_whitespace().any(|arch| arch == "arm64") {
+        run_setup(sudo, "dpkg", &["--add-architecture", "arm64"])?;
+    }
+    run_setup(sudo, "apt-get", &["update"])?;
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend(&packages);
+    run_setup(sudo, "apt-get", &install)?;
+
+    if let Some(requirement) = REQUIREMENTS.iter().find(|r| !(r.present)()) {
+        return Err(Error::StillMissing {
+            what: requirement.what.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn is_root() -> bool {
+    capture("id", &["-u"]).is_ok_and(|uid| uid.trim() == "0")
+}
+
+/// Runs a command and returns its standard output.
+fn capture(program: &str, args: &[&str]) -> Result<String, Error> {
+    let output = Command::new(program)
+        .args(args)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|source| Error::Io {
+            context: format!("running `{program}`"),
+            source,
+        })?;
+    if !output.status.success() {
+        return Err(Error::Failed {
+            context: format!("`{program} {}`", args.join(" ")),
+            status: output.status,
+        });
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Runs one setup command (through sudo when not root), printing it first.
+fn run_setup(sudo: bool, program: &str, args: &[&str]) -> Result<(), Error> {
+    let line = format!(
+        "{}{program} {}",
+        if sudo { "sudo " } else { "" },
+        args.join(" ")
+    );
+    say(&format!("running: {line}"));
+    let mut command = if sudo {
+        let mut command = Command::new("sudo");
+        command.arg(program);
+        command
+    } else {
+        Command::new(program)
+    };
+    let status = command
+        .args(args)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status()
+        .map_err(|source| Error::Io {
+            context: format!("running `{line}`"),
+            source,
+        })?;
+    if !status.success() {
+        return Err(Error::Failed {
+            context: format!("`{line}`"),
+            status,
+        });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cargo
+// ---------------------------------------------------------------------------------------------
+
+/// Cargo set up for aarch64: Debian's rustc, the cross linker, qemu as the runner.
+struct Cargo {
+    program: PathBuf,
+    root: PathBuf,
+    target_dir: PathBuf,
+    /// Whether Debian's rustdoc is there to build the aarch64 doctests.
+    doctests: bool,
+}
+
+impl Cargo {
+    fn new(root: &Path) -> Self {
+        // `cargo xtask` runs us through cargo, which says where it is in $CARGO.
+        let program =
+            std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);
+        let base = match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(dir) if Path::new(&dir).is_absolute() => PathBuf::from(dir),
+            Some(dir) => std::env::current_dir()
+                .unwrap_or_else(|_| root.to_path_buf())
+                .join(dir),
+            None => root.join("target"),
+        };
+        Self {
+            program,
+            root: root.to_path_buf(),
+            target_dir: base.join("aarch64"),
+            doctests: Path::new(DEBIAN_RUSTDOC).is_file(),
+        }
+    }
+
+    /// `cargo test --target aarch64-unknown-linux-gnu -p ...` with the cross environment.
+    fn command(&self, packages: &[&str], extra: &[&str]) -> Command {
+        let mut command = Command::new(&self.program);
+        command
+            .current_dir(&self.root)
+            .args(["test", "--target", TARGET, "--features", FEATURES]);
+        for package in packages {
+            command.args(["--package", package]);
+        }
+        if !self.doctests {
+            // Lib, bin and integration tests; doctests would need an aarch64-capable rustdoc.
+            command.arg("--tests");
+        }
+        command.args(extra);
+        command
+            .env("RUSTC", DEBIAN_RUSTC)
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", LINKER)
+            .env(
+                "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER",
+                format!("{QEMU} -L {CROSS_SYSROOT}"),
+            );
+        if self.doctests {
+            command.env("RUSTDOC", DEBIAN_RUSTDOC);
+        }
+        command
+    }
+
+    /// Builds the test binaries without running them.
+    fn build_tests(&self, packages: &[&str]) -> Result<ExitStatus, Error> {
+        self.command(packages, &["--no-run"])
+            .status()
+            .map_err(|source| Error::Io {
+                context: format!("running {}", self.program.display()),
+                source,
+            })
+    }
+
+    /// Runs the tests of `packages` under qemu with `env` set (`None` removes a variable),
+    /// echoing their output and counting the results.
+    fn test_run(
+        &self,
+        label: &str,
+        packages: &[&str],
+        env: &[(&str, Option<&str>)],
+    ) -> Result<TestRun, Error> {
+        let settings: Vec<String> = env
+            .iter()
+            .filter_map(|(key, value)| value.map(|value| format!("{key}={value}")))
+            .collect();
+        say(&format!(
+            "test run `{label}`: {} with {}",
+            packages.join(", "),
+            settings.join(" ")
+        ));
+        let started = Instant::now();
+        let mut command = self.command(packages, &["--no-fail-fast"]);
+        for &(key, value) in env {
+            match value {
+                Some(value) => command.env(key, value),
+                None => command.env_remove(key),
+            };
+        }
+        let context = || format!("running the tests ({label})");
+        let mut child = command
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|source| Error::Io {
+                context: context(),
+                source,
+            })?;
+        let mut counts = Counts::default();
+        if let Some(stdout) = child.stdout.take() {
+            for line in BufReader::new(stdout).lines() {
+                let line = line.map_err(|source| Error::Io {
+                    context: context(),
+                    source,
+                })?;
+                println!("{line}");
+                counts.add_result_line(&line);
+            }
+        }
+        let status = child.wait().map_err(|source| Error::Io {
+            context: context(),
+            source,
+        })?;
+        Ok(TestRun {
+            label: label.to_owned(),
+            packages: packages.join(","),
+            env: settings.join(" "),
+            counts,
+            status,
+            time: started.elapsed(),
+        })
+    }
+}
+
+/// Totals of the `test result:` lines of one run.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Counts {
+    binaries: usize,
+    passed: usize,
+    failed: usize,
+    ignored: usize,
+}
+
+impl Counts {
+    /// Adds `test result: ok. 3 passed; 0 failed; 1 ignored; ...` to the totals; other lines
+    /// are ignored.
+    fn add_result_line(&mut self, line: &str) {
+        let Some(rest) = line.trim_start().strip_prefix("test result: ") else {
+            return;
+        };
+        self.binaries += 1;
+        for part in rest.split(';') {
+            let mut words = part.split_whitespace().rev();
+            let (Some(kind), Some(number)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Ok(number) = number.parse::<usize>() else {
+                continue;
+            };
+            match kind {
+                "passed" => self.passed += number,
+                "failed" => self.failed += number,
+                "ignored" => self.ignored += number,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The outcome of one `cargo test` run.
+#[derive(Debug)]
+struct TestRun {
+    label: String,
+    packages: String,
+    env: String,
+    counts: Counts,
+    status: ExitStatus,
+    time: Duration,
+}
+
+impl TestRun {
+    fn passed(&self) -> bool {
+        self.status.success() && self.counts.failed == 0
+    }
+}
+
+fn print_summary(runs: &[TestRun], dispatcher_broken: bool) {
+    println!();
+    println!("cross-test summary ({TARGET} under {QEMU})");
+    for run in runs {
+        let verdict = if run.passed() { "ok" } else { "FAILED" };
+        println!(
+            "  {verdict:6} {:34} {:4} passed, {} failed, {} ignored in {} test binaries, {}",
+            run.label,
+            run.counts.passed,
+            run.counts.failed,
+            run.counts.ignored,
+            run.counts.binaries,
+            secs(run.time),
+        );
+        println!("         packages: {}", run.packages);
+        println!("         env: {}", run.env);
+        if !run.status.success() && run.counts.failed == 0 {
+            println!(
+                "         cargo exited with {} (see its output above)",
+                run.status
+            );
+        }
+    }
+    if dispatcher_broken {
+        println!(
+            "  FAILED {DISPATCHER} did not build for {TARGET}: its default and forced runs did not happen"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_result_lines() {
+        let mut counts = Counts::default();
+        counts.add_result_line("test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");
+        counts.add_result_line("running 3 tests");
+        counts.add_result_line(
+            "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+        );
+        assert_eq!(
+            counts,
+            Counts {
+                binaries: 2,
+                passed: 5,
+                failed: 1,
+                ignored: 1
+            }
+        );
+    }
+
+    #[test]
+    fn parses_arguments() {
+        assert!(parse_args(&[]).is_ok_and(|o| o.is_some_and(|o| !o.no_install)));
+        assert!(
+            parse_args(&["--no-install".into()]).is_ok_and(|o| o.is_some_and(|o| o.no_install))
+        );
+        assert!(parse_args(&["--help".into()]).is_ok_and(|o| o.is_none()));
+        assert!(
+            matches!(parse_args(&["--bogus".into()]), Err(Error::Usage(arg)) if arg == "--bogus")
+        );
+    }
+}
