@@ -24,137 +24,92 @@
 
 use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
 
+/// The 32-bit name of the register holding role `$r` (an `asm!` operand name), e.g. `{a:e}`.
+macro_rules! r32 {
+    ($r:ident) => {
+        concat!("{", stringify!($r), ":e}")
+    };
+}
+
 /// Schedule word of round `$t` into `{x}`: from the block (`ld`, rounds 0..16) or expanded in
 /// place, `w[t] = rotl1(w[t-3] ^ w[t-8] ^ w[t-14] ^ w[t-16])` (`ex`). The assembler folds the
 /// byte offsets.
+#[rustfmt::skip]
 macro_rules! word {
     (ld, $t:literal) => {
         concat!(
-            "mov {x:e}, dword ptr [{blk} + 4*",
-            $t,
-            "]\n",
+            "mov {x:e}, dword ptr [{blk} + 4*", $t, "]\n",
             "bswap {x:e}\n",
-            "mov dword ptr [{w} + 4*",
-            $t,
-            "], {x:e}\n",
+            "mov dword ptr [{w} + 4*", $t, "], {x:e}\n",
         )
     };
     (ex, $t:literal) => {
         concat!(
-            "mov {x:e}, dword ptr [{w} + 4*((",
-            $t,
-            "+13)&15)]\n",
-            "xor {x:e}, dword ptr [{w} + 4*((",
-            $t,
-            "+8)&15)]\n",
-            "xor {x:e}, dword ptr [{w} + 4*((",
-            $t,
-            "+2)&15)]\n",
-            "xor {x:e}, dword ptr [{w} + 4*(",
-            $t,
-            "&15)]\n",
+            "mov {x:e}, dword ptr [{w} + 4*((", $t, "+13)&15)]\n",
+            "xor {x:e}, dword ptr [{w} + 4*((", $t, "+8)&15)]\n",
+            "xor {x:e}, dword ptr [{w} + 4*((", $t, "+2)&15)]\n",
+            "xor {x:e}, dword ptr [{w} + 4*(", $t, "&15)]\n",
             "rol {x:e}, 1\n",
-            "mov dword ptr [{w} + 4*(",
-            $t,
-            "&15)], {x:e}\n",
+            "mov dword ptr [{w} + 4*(", $t, "&15)], {x:e}\n",
         )
     };
 }
 
 /// `e += f(b, c, d)` with `{y}` as the temporary.
+#[rustfmt::skip]
 macro_rules! func {
+    // d ^ (b & (c ^ d))
     (ch, $b:ident, $c:ident, $d:ident, $e:ident) => {
-        // d ^ (b & (c ^ d))
         concat!(
-            "mov {y:e}, {",
-            stringify!($c),
-            ":e}\n",
-            "xor {y:e}, {",
-            stringify!($d),
-            ":e}\n",
-            "and {y:e}, {",
-            stringify!($b),
-            ":e}\n",
-            "xor {y:e}, {",
-            stringify!($d),
-            ":e}\n",
-            "add {",
-            stringify!($e),
-            ":e}, {y:e}\n",
+            "mov {y:e}, ", r32!($c), "\n",
+            "xor {y:e}, ", r32!($d), "\n",
+            "and {y:e}, ", r32!($b), "\n",
+            "xor {y:e}, ", r32!($d), "\n",
+            "add ", r32!($e), ", {y:e}\n",
         )
     };
     (parity, $b:ident, $c:ident, $d:ident, $e:ident) => {
         concat!(
-            "mov {y:e}, {",
-            stringify!($b),
-            ":e}\n",
-            "xor {y:e}, {",
-            stringify!($c),
-            ":e}\n",
-            "xor {y:e}, {",
-            stringify!($d),
-            ":e}\n",
-            "add {",
-            stringify!($e),
-            ":e}, {y:e}\n",
+            "mov {y:e}, ", r32!($b), "\n",
+            "xor {y:e}, ", r32!($c), "\n",
+            "xor {y:e}, ", r32!($d), "\n",
+            "add ", r32!($e), ", {y:e}\n",
         )
     };
+    // (c & d) + (b & (c ^ d)), added one term at a time.
     (maj, $b:ident, $c:ident, $d:ident, $e:ident) => {
-        // (c & d) + (b & (c ^ d)), added one term at a time.
         concat!(
-            "mov {y:e}, {",
-            stringify!($c),
-            ":e}\n",
-            "and {y:e}, {",
-            stringify!($d),
-            ":e}\n",
-            "add {",
-            stringify!($e),
-            ":e}, {y:e}\n",
-            "mov {y:e}, {",
-            stringify!($c),
-            ":e}\n",
-            "xor {y:e}, {",
-            stringify!($d),
-            ":e}\n",
-            "and {y:e}, {",
-            stringify!($b),
-            ":e}\n",
-            "add {",
-            stringify!($e),
-            ":e}, {y:e}\n",
+            "mov {y:e}, ", r32!($c), "\n",
+            "and {y:e}, ", r32!($d), "\n",
+            "add ", r32!($e), ", {y:e}\n",
+            "mov {y:e}, ", r32!($c), "\n",
+            "xor {y:e}, ", r32!($d), "\n",
+            "and {y:e}, ", r32!($b), "\n",
+            "add ", r32!($e), ", {y:e}\n",
         )
     };
 }
 
-/// One round: `e += w + K + f(b, c, d) + rotl5(a)`, `b = rotl30(b)`.
+/// One round: `e += w + K + f(b, c, d) + rotl5(a)`, `b = rotl30(b)`. The `lea` works on the
+/// 64-bit names and keeps the low 32 bits, so stale upper halves do not matter.
+#[rustfmt::skip]
 macro_rules! round {
-    ($f:ident, $k:ident, $src:ident $t:literal, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+    ($f:ident, $k:ident, $src:ident $t:literal,
+     $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
         concat!(
             word!($src, $t),
-            "lea {",
-            stringify!($e),
-            ":e}, [{",
-            stringify!($e),
-            ":r} + {x:r} + {",
-            stringify!($k),
-            "}]\n",
+            "lea ", r32!($e), ", [{", stringify!($e), ":r} + {x:r} + {", stringify!($k), "}]\n",
             func!($f, $b, $c, $d, $e),
-            "ror {",
-            stringify!($b),
-            ":e}, 2\n",
-            "mov {x:e}, {",
-            stringify!($a),
-            ":e}\n",
+            "ror ", r32!($b), ", 2\n",
+            "mov {x:e}, ", r32!($a), "\n",
             "rol {x:e}, 5\n",
-            "add {",
-            stringify!($e),
-            ":e}, {x:e}\n",
+            "add ", r32!($e), ", {x:e}\n",
         )
     };
 }
 
 /// Five rounds, the roles rotating by one each round (back in place after the fifth).
+#[rustfmt::skip]
 macro_rules! five {
     ($f:ident, $k:ident; $s0:ident $t0:literal, $s1:ident $t1:literal, $s2:ident $t2:literal,
      $s3:ident $t3:literal, $s4:ident $t4:literal) => {
@@ -171,7 +126,8 @@ macro_rules! five {
 /// Compresses `blocks` into `state`, keeping a 16-word circular schedule in `w.words[0..16]`.
 ///
 /// # Safety
-/// None beyond the signature: this kernel runs on every x86-64 CPU.
+/// No requirement: this kernel runs on every x86-64 CPU (it is `unsafe` only to share the
+/// kernel signature).
 #[inline(never)]
 pub unsafe fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
     let Some(last) = blocks.last() else { return };

@@ -28,7 +28,8 @@ macro_rules! rounds4 {
 
 /// Schedule four words into `$w4` from `$w0..$w3`, then run four rounds with them.
 macro_rules! schedule_rounds4 {
-    ($h0:ident, $h1:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $group:literal) => {
+    ($h0:ident, $h1:ident,
+     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $group:literal) => {
         $w4 = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32($w0, $w1), $w2), $w3);
         $h1 = rounds4!($h0, $h1, $w4, $group);
     };

@@ -12,12 +12,19 @@
 //!   workspace, interleaved four words per lane: words `8j..8j+4` are `w[4j..4j+4] + K` of the
 //!   first block, `8j+4..8j+8` those of the second. The workspace holds message-derived data
 //!   and the caller wipes it once per update call after this kernel returns.
+//! * The expansion of a pair is interleaved with the first block's rounds (two vector steps
+//!   after each eight rounds, always two groups ahead of the rounds), so the vector units work
+//!   while the integer units are busy; the second block's rounds then only read `w`. This took
+//!   the kernel from about 1.1x to about 1.35x of `unroll64` on the development machine.
 //! * The rounds read one precomputed `k + w` word each; the roles of `a..h` rotate over eight
-//!   rounds written out (no moves), looped eight times.
+//!   rounds written out (no moves): all 64 for the first block (the vector steps sit between
+//!   them), looped eight times for the second.
+//! * `ch` is `g ^ (e & (f ^ g))`, needing no BMI1 `andn` (measured no faster here).
 //! * The majority is `b ^ ((a ^ b) & (b ^ c))`: `b ^ c` of a round is `a ^ b` of the round
 //!   before, so it is computed once.
 //! * An odd last block is expanded in both lanes (the high lane is ignored) and compressed
 //!   alone.
+//! * Everything is inlined into `compress` (one symbol, for code-size measurement).
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_blend_epi32,
@@ -82,48 +89,50 @@ fn expand4(x0: __m256i, x1: __m256i, x2: __m256i, x3: __m256i) -> __m256i {
     _mm256_blend_epi32::<0b1100_1100>(lo, hi)
 }
 
-/// Writes `w + K` of `b0` (low lanes) and `b1` (high lanes) into all 128 workspace words.
+/// Byte-swaps each 32-bit word of both lanes (the message is big-endian).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn schedule_pair(b0: &Block, b1: &Block, out: &mut [u32; 128]) {
+fn bswap32(x: __m256i) -> __m256i {
     #[rustfmt::skip]
-    let bswap = _mm256_setr_epi8(
+    let mask = _mm256_setr_epi8(
         3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
         3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
     );
-    let load = |i: usize| {
-        // SAFETY: i < 4, so bytes 16i..16i+16 lie inside each 64-byte block; unaligned loads.
-        let (lo, hi) = unsafe {
-            (
-                _mm_loadu_si128(b0.as_ptr().add(16 * i).cast()),
-                _mm_loadu_si128(b1.as_ptr().add(16 * i).cast()),
-            )
-        };
-        _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), bswap)
+    _mm256_shuffle_epi8(x, mask)
+}
+
+/// Words `4j..4j+4` of `b0` (low lane) and `b1` (high lane), big-endian.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load_group(b0: &Block, b1: &Block, j: usize) -> __m256i {
+    assert!(j < 4);
+    // SAFETY: j < 4, so bytes 16j..16j+16 lie inside each 64-byte block; unaligned loads.
+    let (lo, hi) = unsafe {
+        (
+            _mm_loadu_si128(b0.as_ptr().add(16 * j).cast()),
+            _mm_loadu_si128(b1.as_ptr().add(16 * j).cast()),
+        )
     };
-    let mut store = |j: usize, v: __m256i| {
-        // SAFETY: j < 16, so words 8j..8j+8 lie inside both 128-word arrays; both are 32-byte
-        // aligned (the workspace to 64, `K2` to 32) and 8j words is a multiple of 32 bytes.
-        unsafe {
-            let k = _mm256_load_si256(K2.0.as_ptr().add(8 * j).cast());
-            _mm256_store_si256(out.as_mut_ptr().add(8 * j).cast(), _mm256_add_epi32(v, k));
-        }
-    };
-    let mut x = [load(0), load(1), load(2), load(3)];
-    for (j, &v) in x.iter().enumerate() {
-        store(j, v);
-    }
-    for j in 4..16 {
-        let v = expand4(x[0], x[1], x[2], x[3]);
-        x = [x[1], x[2], x[3], v];
-        store(j, v);
+    bswap32(_mm256_set_m128i(hi, lo))
+}
+
+/// Stores group `j` of the paired schedule plus `K` at words `8j..8j+8` of `out`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store_group(out: &mut [u32; 128], j: usize, v: __m256i) {
+    assert!(j < 16);
+    // SAFETY: j < 16, so words 8j..8j+8 lie inside both 128-word arrays; both are 32-byte
+    // aligned (the workspace to 64, `K2` to 32) and 8j words is a multiple of 32 bytes.
+    unsafe {
+        let k = _mm256_load_si256(K2.0.as_ptr().add(8 * j).cast());
+        _mm256_store_si256(out.as_mut_ptr().add(8 * j).cast(), _mm256_add_epi32(v, k));
     }
 }
 
 /// One round with the roles given by the caller and the precomputed `k + w` word `$kw`.
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $kw:expr) => {
-        let ch = ($e & $f) ^ (!$e & $g);
+        let ch = $g ^ ($e & ($f ^ $g));
         let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
         $h = $h.wrapping_add($kw).wrapping_add(ch).wrapping_add(s1);
         $d = $d.wrapping_add($h);
@@ -133,14 +142,14 @@ macro_rules! round {
     };
 }
 
-/// 64 rounds of one block over the lane `LANE` (0 or 4) of the paired `w + K`.
-#[inline]
-#[target_feature(enable = "avx2,bmi2")]
-fn rounds<const LANE: usize>(state: &mut Sha256State, kw: &[u32; 128]) {
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for i in 0..8 {
-        // Rounds 8i..8i+8 are words 16i + LANE + {0..4, 8..12}.
-        let kw = &kw[16 * i + LANE..][..12];
+/// Rounds `8i..8i+8` on the working variables `$v`, reading `k + w` from lane `$lane` (0 or
+/// 4) of the paired schedule: words `16i + lane + {0..4, 8..12}`. The roles rotate once
+/// around. A macro, not a function: a `#[target_feature]` function cannot be
+/// `#[inline(always)]`, and LLVM declines to inline this one on its own.
+macro_rules! eight_rounds {
+    ($v:ident, $w:ident, $i:expr, $lane:expr) => {
+        let kw = &$w[16 * $i + $lane..][..12];
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
         round!(a, b, c, d, e, f, g, h, kw[0]);
         round!(h, a, b, c, d, e, f, g, kw[1]);
         round!(g, h, a, b, c, d, e, f, kw[2]);
@@ -149,28 +158,75 @@ fn rounds<const LANE: usize>(state: &mut Sha256State, kw: &[u32; 128]) {
         round!(d, e, f, g, h, a, b, c, kw[9]);
         round!(c, d, e, f, g, h, a, b, kw[10]);
         round!(b, c, d, e, f, g, h, a, kw[11]);
-    }
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *s = s.wrapping_add(v);
+        $v = [a, b, c, d, e, f, g, h];
+    };
+}
+
+/// Adds the working variables into the chaining state.
+#[inline]
+fn feed_forward(state: &mut Sha256State, v: [u32; 8]) {
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
     }
 }
 
 /// Compresses `blocks` into `state`, two blocks' schedules at a time in `w` (all 128 words).
+///
+/// Per pair, the schedule of both blocks is expanded while the rounds of the first run: the
+/// vector steps for groups `2i+4`, `2i+5` sit between the scalar rounds `8i..8i+8`, so the
+/// vector units work while the integer units are busy, and the second block's rounds then
+/// only read `w`.
 ///
 /// # Safety
 /// The CPU must support `avx2` and `bmi2`.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi2")]
 pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let (pairs, rest) = blocks.as_chunks::<2>();
-    for [b0, b1] in pairs {
-        schedule_pair(b0, b1, &mut w.words);
-        rounds::<0>(state, &w.words);
-        rounds::<4>(state, &w.words);
-    }
-    if let [b] = rest {
-        schedule_pair(b, b, &mut w.words);
-        rounds::<0>(state, &w.words);
+    let w = &mut w.words;
+    let mut todo = blocks;
+    while let [b0, rest @ ..] = todo {
+        // An odd last block is expanded in both lanes; the high lane is then ignored.
+        let (b1, both) = match rest {
+            [b1, ..] => (b1, true),
+            [] => (b0, false),
+        };
+        let mut x = [0, 1, 2, 3].map(|j| load_group(b0, b1, j));
+        for (j, &g) in x.iter().enumerate() {
+            store_group(w, j, g);
+        }
+        let mut v = *state;
+        // Written out (not a loop) so the schedule ring stays in registers.
+        macro_rules! step {
+            ($i:literal, expand) => {
+                eight_rounds!(v, w, $i, 0);
+                for j in [2 * $i + 4, 2 * $i + 5] {
+                    let g = expand4(x[0], x[1], x[2], x[3]);
+                    x = [x[1], x[2], x[3], g];
+                    store_group(w, j, g);
+                }
+            };
+            ($i:literal) => {
+                eight_rounds!(v, w, $i, 0);
+            };
+        }
+        step!(0, expand);
+        step!(1, expand);
+        step!(2, expand);
+        step!(3, expand);
+        step!(4, expand);
+        step!(5, expand);
+        step!(6);
+        step!(7);
+        feed_forward(state, v);
+        if !both {
+            break;
+        }
+        let mut v = *state;
+        for i in 0..8 {
+            eight_rounds!(v, w, i, 4);
+        }
+        feed_forward(state, v);
+        todo = &rest[1..];
     }
 }
 
@@ -187,31 +243,5 @@ mod tests {
             multisha_contract::harness::sha256_kernel_suite("sha256/avx2", super::compress)
         };
         assert!(checks > 2200);
-    }
-}
-#[cfg(test)]
-mod dbg {
-    #[test]
-    fn sched() {
-        let b0 = [0x11u8; 64];
-        let mut b1 = [0u8; 64];
-        for (i, x) in b1.iter_mut().enumerate() {
-            *x = (i * 7) as u8;
-        }
-        let mut ws = multisha_contract::Sha256Workspace::new();
-        unsafe { super::schedule_pair(&b0, &b1, &mut ws.words) };
-        let w = ws.words;
-        for (lane, blk) in [(0, &b0), (4, &b1)] {
-            let mut s = [0u32; 64];
-            multisha_contract::ops::load_be(blk, &mut s);
-            for t in 16..64 {
-                multisha_contract::ops::sha256_expand(&mut s, t);
-            }
-            for t in 0..64 {
-                let got =
-                    w[(t / 4) * 8 + lane + t % 4].wrapping_sub(multisha_contract::SHA256_K[t]);
-                assert_eq!(got, s[t], "lane {lane} t {t}");
-            }
-        }
     }
 }

@@ -31,7 +31,8 @@ macro_rules! rounds4 {
 
 /// Schedule `$w4` = w[t..t+4] from the previous sixteen words, then run four rounds with it.
 macro_rules! schedule_rounds4 {
-    ($abef:ident, $cdgh:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal) => {
+    ($abef:ident, $cdgh:ident,
+     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal) => {
         let t = _mm_add_epi32(
             _mm_sha256msg1_epu32($w0, $w1),
             _mm_alignr_epi8::<4>($w3, $w2),

@@ -126,7 +126,49 @@ const fn portable(
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+const SHANI: &[Feature] = &[Feature::Sha, Feature::Sse2, Feature::Ssse3, Feature::Sse41];
+
+/// A variant for one architecture.
+const fn hardware(
+    algorithm: Algorithm,
+    name: &'static str,
+    requires: &'static [Feature],
+    description: &'static str,
+    schedule: Schedule,
+    kernel: Kernel,
+) -> Variant {
+    Variant { name, algorithm, requires, description, schedule, kernel }
+}
+
 static SHA1_VARIANTS: &[Variant] = &[
+    #[cfg(target_arch = "x86_64")]
+    hardware(
+        Algorithm::Sha1,
+        "shani",
+        SHANI,
+        "x86 SHA extensions (sha1rnds4, sha1nexte, sha1msg1/2), state in registers across blocks",
+        Schedule::Registers,
+        Kernel::Sha1(multisha_x86::sha1_shani::compress),
+    ),
+    #[cfg(target_arch = "aarch64")]
+    hardware(
+        Algorithm::Sha1,
+        "armv8",
+        &[Feature::Sha2],
+        "ARMv8 crypto extensions (SHA1C/P/M, SHA1H, SHA1SU0/1), state and constants in registers",
+        Schedule::Registers,
+        Kernel::Sha1(multisha_armv8::sha1_armv8::compress),
+    ),
+    #[cfg(target_arch = "x86_64")]
+    hardware(
+        Algorithm::Sha1,
+        "asm",
+        &[],
+        "fully unrolled x86-64 assembly, registers allocated by hand, roles rotating, K as immediates",
+        Schedule::Workspace,
+        Kernel::Sha1(multisha_x86::sha1_asm::compress),
+    ),
     portable(
         Algorithm::Sha1,
         "unroll5",
@@ -142,17 +184,44 @@ static SHA1_VARIANTS: &[Variant] = &[
 ];
 
 static SHA256_VARIANTS: &[Variant] = &[
-    portable(
+    #[cfg(target_arch = "x86_64")]
+    hardware(
         Algorithm::Sha256,
-        "unroll64",
-        "all 64 rounds, loads and schedule steps written out (largest code)",
-        Kernel::Sha256(multisha_full_unroll::compress),
+        "shani",
+        SHANI,
+        "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks",
+        Schedule::Registers,
+        Kernel::Sha256(multisha_x86::sha256_shani::compress),
+    ),
+    #[cfg(target_arch = "aarch64")]
+    hardware(
+        Algorithm::Sha256,
+        "armv8",
+        &[Feature::Sha2],
+        "ARMv8 crypto extensions (SHA256H/H2, SHA256SU0/1), state and constants in registers",
+        Schedule::Registers,
+        Kernel::Sha256(multisha_armv8::sha256_armv8::compress),
+    ),
+    #[cfg(target_arch = "x86_64")]
+    hardware(
+        Algorithm::Sha256,
+        "avx2",
+        &[Feature::Avx2, Feature::Bmi2],
+        "AVX2 message schedule for two blocks at a time, scalar rounds with BMI2 rorx",
+        Schedule::Workspace,
+        Kernel::Sha256(multisha_x86::sha256_avx2::compress),
     ),
     portable(
         Algorithm::Sha256,
         "unroll8",
         "eight rounds written out with rotating roles, K from a table, LOAD and BLEND unrolled 8x",
         Kernel::Sha256(multisha_unrolled::sha256_unroll8::compress),
+    ),
+    portable(
+        Algorithm::Sha256,
+        "unroll64",
+        "all 64 rounds, loads and schedule steps written out (largest code)",
+        Kernel::Sha256(multisha_full_unroll::compress),
     ),
     portable(
         Algorithm::Sha256,
