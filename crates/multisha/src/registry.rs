@@ -138,7 +138,14 @@ const fn hardware(
     schedule: Schedule,
     kernel: Kernel,
 ) -> Variant {
-    Variant { name, algorithm, requires, description, schedule, kernel }
+    Variant {
+        name,
+        algorithm,
+        requires,
+        description,
+        schedule,
+        kernel,
+    }
 }
 
 static SHA1_VARIANTS: &[Variant] = &[

@@ -202,3 +202,40 @@ fn cpu_feature_sets_compose() {
     assert_eq!(set.without(Feature::Sha).to_string(), "sse2");
     assert_eq!(CpuFeatures::none().to_string(), "(none)");
 }
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn x86_priority_without_sha_ni_falls_to_the_best_remaining_variant() {
+    let all = CpuFeatures::none()
+        .with(Feature::Sse2)
+        .with(Feature::Ssse3)
+        .with(Feature::Sse41)
+        .with(Feature::Sha)
+        .with(Feature::Avx2)
+        .with(Feature::Bmi2);
+    let pick = |algorithm, cpu| choose(algorithm, cpu, None).variant.name();
+    assert_eq!(pick(Algorithm::Sha1, all), "shani");
+    assert_eq!(pick(Algorithm::Sha256, all), "shani");
+    let no_sha_ni = all.without(Feature::Sha);
+    assert_eq!(pick(Algorithm::Sha1, no_sha_ni), "asm");
+    assert_eq!(pick(Algorithm::Sha256, no_sha_ni), "avx2");
+    let baseline = CpuFeatures::none().with(Feature::Sse2);
+    assert_eq!(pick(Algorithm::Sha1, baseline), "asm");
+    assert_eq!(pick(Algorithm::Sha256, baseline), "unroll8");
+    assert_eq!(
+        pick(Algorithm::Sha256, baseline.with(Feature::Avx2)),
+        "unroll8",
+        "avx2 also needs bmi2"
+    );
+}
+
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn aarch64_priority_prefers_the_crypto_extensions() {
+    let pick = |algorithm, cpu| choose(algorithm, cpu, None).variant.name();
+    let with_sha2 = CpuFeatures::none().with(Feature::Sha2);
+    assert_eq!(pick(Algorithm::Sha1, with_sha2), "armv8");
+    assert_eq!(pick(Algorithm::Sha256, with_sha2), "armv8");
+    assert_eq!(pick(Algorithm::Sha1, CpuFeatures::none()), "unroll5");
+    assert_eq!(pick(Algorithm::Sha256, CpuFeatures::none()), "unroll8");
+}
