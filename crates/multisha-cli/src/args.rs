@@ -1,0 +1,444 @@
+//! Command-line parsing with GNU getopt_long semantics (permuted operands, bundled short
+//! options, unambiguous long-option prefixes, `--`), the multi-call entry point, and the
+//! option checks coreutils' md5sum.c performs after parsing.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use multisha::Algorithm;
+
+use crate::{check, hash, variants};
+
+/// Which `*sum` tool is being emulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Sha1,
+    Sha224,
+    Sha256,
+}
+
+impl Kind {
+    fn from_command(name: &[u8]) -> Option<Kind> {
+        match name {
+            b"sha1sum" => Some(Kind::Sha1),
+            b"sha224sum" => Some(Kind::Sha224),
+            b"sha256sum" => Some(Kind::Sha256),
+            _ => None,
+        }
+    }
+
+    /// The command name, as in `--help` and `--version`.
+    pub(crate) fn command(self) -> &'static str {
+        match self {
+            Kind::Sha1 => "sha1sum",
+            Kind::Sha224 => "sha224sum",
+            Kind::Sha256 => "sha256sum",
+        }
+    }
+
+    /// The BSD tag (`SHA256 (name) = ...`), also used in coreutils' messages.
+    pub(crate) fn tag(self) -> &'static str {
+        match self {
+            Kind::Sha1 => "SHA1",
+            Kind::Sha224 => "SHA224",
+            Kind::Sha256 => "SHA256",
+        }
+    }
+
+    /// Length of the digest in hex digits.
+    pub(crate) fn hex_len(self) -> usize {
+        match self {
+            Kind::Sha1 => 40,
+            Kind::Sha224 => 56,
+            Kind::Sha256 => 64,
+        }
+    }
+
+    /// The dispatched family whose variants this tool runs (SHA-224 shares SHA-256's).
+    pub(crate) fn algorithm(self) -> Algorithm {
+        match self {
+            Kind::Sha1 => Algorithm::Sha1,
+            Kind::Sha224 | Kind::Sha256 => Algorithm::Sha256,
+        }
+    }
+}
+
+/// Options of one `*sum` run, after parsing.
+#[derive(Debug)]
+pub(crate) struct Options {
+    pub(crate) kind: Kind,
+    /// Name used as the prefix of diagnostics (argv[0] as given, like coreutils).
+    pub(crate) prog: String,
+    /// `Some(true)` for `-b`, `Some(false)` for `-t`, `None` when neither was given.
+    pub(crate) binary: Option<bool>,
+    pub(crate) check: bool,
+    pub(crate) tag: bool,
+    pub(crate) zero: bool,
+    pub(crate) quiet: bool,
+    pub(crate) status: bool,
+    pub(crate) strict: bool,
+    pub(crate) warn: bool,
+    pub(crate) ignore_missing: bool,
+    pub(crate) variant: Option<String>,
+    pub(crate) files: Vec<OsString>,
+}
+
+/// A command-line problem; shown as `PROG: MESSAGE` plus the `Try ...` hint, exit 1.
+#[derive(Debug)]
+pub(crate) enum UsageError {
+    Unrecognized(String),
+    Ambiguous(String, Vec<&'static str>),
+    InvalidShort(char),
+    NoArgAllowed(&'static str),
+    ArgRequired(String),
+    Conflict(&'static str),
+    UnknownCommand(String),
+    MissingCommand,
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageError::Unrecognized(o) => write!(f, "unrecognized option '{o}'"),
+            UsageError::Ambiguous(o, all) => {
+                write!(f, "option '{o}' is ambiguous; possibilities:")?;
+                for name in all {
+                    write!(f, " '--{name}'")?;
+                }
+                Ok(())
+            }
+            UsageError::InvalidShort(c) => write!(f, "invalid option -- '{c}'"),
+            UsageError::NoArgAllowed(o) => write!(f, "option '--{o}' doesn't allow an argument"),
+            UsageError::ArgRequired(o) => write!(f, "option '{o}' requires an argument"),
+            UsageError::Conflict(msg) => f.write_str(msg),
+            UsageError::UnknownCommand(c) => write!(f, "unknown command '{c}'"),
+            UsageError::MissingCommand => f.write_str("missing command"),
+        }
+    }
+}
+
+/// What the command line asks for.
+#[derive(Debug)]
+enum Action {
+    Sum(Options),
+    Help(Kind),
+    Version(Kind),
+}
+
+const LONG: &[(&str, bool)] = &[
+    ("binary", false),
+    ("check", false),
+    ("help", false),
+    ("ignore-missing", false),
+    ("quiet", false),
+    ("status", false),
+    ("strict", false),
+    ("tag", false),
+    ("text", false),
+    ("variant", true),
+    ("version", false),
+    ("warn", false),
+    ("zero", false),
+];
+
+/// Resolves a (possibly abbreviated) long option name the way getopt_long does.
+fn lookup_long(name: &str, shown: &str) -> Result<(&'static str, bool), UsageError> {
+    if let Some(&(n, a)) = LONG.iter().find(|(n, _)| *n == name) {
+        return Ok((n, a));
+    }
+    let hits: Vec<&(&str, bool)> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
+    match hits.as_slice() {
+        [] => Err(UsageError::Unrecognized(shown.to_owned())),
+        [(n, a)] => Ok((n, *a)),
+        _ => Err(UsageError::Ambiguous(
+            shown.to_owned(),
+            hits.iter().map(|(n, _)| *n).collect(),
+        )),
+    }
+}
+
+fn parse(kind: Kind, prog: &Prog, args: &[OsString]) -> Result<Action, UsageError> {
+    let mut o = Options {
+        kind,
+        prog: prog.name.clone(),
+        binary: None,
+        check: false,
+        tag: false,
+        zero: false,
+        quiet: false,
+        status: false,
+        strict: false,
+        warn: false,
+        ignore_missing: false,
+        variant: None,
+        files: Vec::new(),
+    };
+    let mut i = 0;
+    let mut only_operands = false;
+    while i < args.len() {
+        let arg = args[i].as_bytes();
+        i += 1;
+        if only_operands || arg == b"-" || !arg.starts_with(b"-") {
+            o.files.push(args[i - 1].clone());
+            continue;
+        }
+        if arg == b"--" {
+            only_operands = true;
+            continue;
+        }
+        if let Some(long) = arg.strip_prefix(b"--") {
+            let shown = String::from_utf8_lossy(arg).into_owned();
+            let (name, value) = match long.iter().position(|&b| b == b'=') {
+                Some(p) => (&long[..p], Some(&long[p + 1..])),
+                None => (long, None),
+            };
+            let shown_name = format!("--{}", String::from_utf8_lossy(name));
+            let (name, takes_arg) = lookup_long(&String::from_utf8_lossy(name), &shown_name)
+                .map_err(|e| match e {
+                    UsageError::Unrecognized(_) => UsageError::Unrecognized(shown.clone()),
+                    other => other,
+                })?;
+            let value = match (takes_arg, value) {
+                (false, Some(_)) => return Err(UsageError::NoArgAllowed(name)),
+                (false, None) => None,
+                (true, Some(v)) => Some(v.to_vec()),
+                (true, None) => match args.get(i) {
+                    Some(v) => {
+                        i += 1;
+                        Some(v.as_bytes().to_vec())
+                    }
+                    None => return Err(UsageError::ArgRequired(format!("--{name}"))),
+                },
+            };
+            match name {
+                "help" => return Ok(Action::Help(kind)),
+                "version" => return Ok(Action::Version(kind)),
+                "variant" => {
+                    o.variant = value.map(|v| String::from_utf8_lossy(&v).into_owned());
+                }
+                other => apply(&mut o, other),
+            }
+            continue;
+        }
+        // Bundled short options: -bc, -cw ...
+        for &b in &arg[1..] {
+            let name = match b {
+                b'b' => "binary",
+                b'c' => "check",
+                b't' => "text",
+                b'w' => "warn",
+                b'z' => "zero",
+                _ => {
+                    let c = char::from_u32(u32::from(b)).unwrap_or('?');
+                    return Err(UsageError::InvalidShort(c));
+                }
+            };
+            apply(&mut o, name);
+        }
+    }
+    validate(&o)?;
+    Ok(Action::Sum(o))
+}
+
+/// Applies a flag; later flags override earlier ones as in md5sum.c.
+fn apply(o: &mut Options, name: &str) {
+    match name {
+        "binary" => o.binary = Some(true),
+        "text" => o.binary = Some(false),
+        "check" => o.check = true,
+        "tag" => o.tag = true,
+        "zero" => o.zero = true,
+        "ignore-missing" => o.ignore_missing = true,
+        "strict" => o.strict = true,
+        "status" => (o.status, o.warn, o.quiet) = (true, false, false),
+        "quiet" => (o.status, o.warn, o.quiet) = (false, false, true),
+        "warn" => (o.status, o.warn, o.quiet) = (false, true, false),
+        _ => {}
+    }
+}
+
+/// The post-parse checks of md5sum.c, in its order (so the same message wins).
+fn validate(o: &Options) -> Result<(), UsageError> {
+    let err = |m| Err(UsageError::Conflict(m));
+    if o.tag && o.binary == Some(false) {
+        return err("--tag does not support --text mode");
+    }
+    if o.zero && o.check {
+        return err("the --zero option is not supported when verifying checksums");
+    }
+    if o.tag && o.check {
+        return err("the --tag option is meaningless when verifying checksums");
+    }
+    if o.binary.is_some() && o.check {
+        return err("the --binary and --text options are meaningless when verifying checksums");
+    }
+    if o.ignore_missing && !o.check {
+        return err("the --ignore-missing option is meaningful only when verifying checksums");
+    }
+    if o.status && !o.check {
+        return err("the --status option is meaningful only when verifying checksums");
+    }
+    if o.warn && !o.check {
+        return err("the --warn option is meaningful only when verifying checksums");
+    }
+    if o.quiet && !o.check {
+        return err("the --quiet option is meaningful only when verifying checksums");
+    }
+    if o.strict && !o.check {
+        return err("the --strict option is meaningful only when verifying checksums");
+    }
+    Ok(())
+}
+
+fn usage_error(prog: &str, help_cmd: &str, e: &UsageError) -> u8 {
+    eprintln!("{prog}: {e}\nTry '{help_cmd} --help' for more information.");
+    1
+}
+
+/// How the program refers to itself in diagnostics.
+#[derive(Debug)]
+struct Prog {
+    name: String,
+    /// What `Try '... --help'` names: argv[0], plus the subcommand when not multi-call.
+    help_cmd: String,
+}
+
+fn basename(arg0: &OsStr) -> &[u8] {
+    Path::new(arg0)
+        .file_name()
+        .map_or(arg0.as_bytes(), OsStrExt::as_bytes)
+}
+
+/// Entry point: dispatches on argv[0] (multi-call) or on the first argument.
+pub(crate) fn run(argv: Vec<OsString>) -> u8 {
+    let arg0 = argv
+        .first()
+        .cloned()
+        .unwrap_or_else(|| OsString::from("multisha"));
+    let prog = arg0.to_string_lossy().into_owned();
+    if let Some(kind) = Kind::from_command(basename(&arg0)) {
+        let help_cmd = prog.clone();
+        return run_sum(
+            kind,
+            &Prog {
+                name: prog,
+                help_cmd,
+            },
+            &argv[1..],
+        );
+    }
+    let Some(cmd) = argv.get(1) else {
+        return usage_error(&prog, &prog, &UsageError::MissingCommand);
+    };
+    if let Some(kind) = Kind::from_command(cmd.as_bytes()) {
+        let help_cmd = format!("{prog} {}", kind.command());
+        return run_sum(
+            kind,
+            &Prog {
+                name: prog,
+                help_cmd,
+            },
+            &argv[2..],
+        );
+    }
+    match cmd.as_bytes() {
+        b"variants" => variants::run(&prog, &argv[2..]),
+        b"--help" | b"-h" | b"help" => {
+            print_top_help(&prog);
+            0
+        }
+        b"--version" | b"-V" => {
+            println!("multisha {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        other => usage_error(
+            &prog,
+            &prog,
+            &UsageError::UnknownCommand(String::from_utf8_lossy(other).into_owned()),
+        ),
+    }
+}
+
+fn run_sum(kind: Kind, prog: &Prog, args: &[OsString]) -> u8 {
+    let action = match parse(kind, prog, args) {
+        Ok(a) => a,
+        Err(e) => return usage_error(&prog.name, &prog.help_cmd, &e),
+    };
+    match action {
+        Action::Help(kind) => {
+            print_sum_help(&prog.help_cmd, kind);
+            0
+        }
+        Action::Version(kind) => {
+            println!(
+                "{} (multisha) {}\nSHA-1/SHA-224/SHA-256 with runtime-dispatched kernels.",
+                kind.command(),
+                env!("CARGO_PKG_VERSION")
+            );
+            0
+        }
+        Action::Sum(mut o) => {
+            if let Some(name) = o.variant.take()
+                && let Err(e) = multisha::force(kind.algorithm(), &name)
+            {
+                eprintln!("{}: --variant: {e}", prog.name);
+                return 1;
+            }
+            if o.files.is_empty() {
+                o.files.push(OsString::from("-"));
+            }
+            let ok = if o.check {
+                check::run(&o)
+            } else {
+                hash::run_sum(&o)
+            };
+            u8::from(!ok)
+        }
+    }
+}
+
+fn print_top_help(prog: &str) {
+    let text = format!(
+        "Usage: {prog} COMMAND [OPTION]... [FILE]...\n\
+         SHA-1/SHA-224/SHA-256 checksums with CPU-dispatched kernels.\n\n\
+         Commands:\n  \
+         sha1sum, sha224sum, sha256sum   behave like the GNU coreutils tools\n  \
+         variants                        list the kernel variants and the active choice\n\n\
+         Invoked through a symlink named sha1sum, sha224sum or sha256sum, it behaves as\n\
+         that command. Run '{prog} sha256sum --help' for the options.\n"
+    );
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}
+
+fn print_sum_help(prog: &str, kind: Kind) {
+    let bits = match kind {
+        Kind::Sha1 => "SHA1 (160-bit)",
+        Kind::Sha224 => "SHA224 (224-bit)",
+        Kind::Sha256 => "SHA256 (256-bit)",
+    };
+    let text = format!(
+        "Usage: {prog} [OPTION]... [FILE]...\n\
+Print or check {bits} checksums.\n\n\
+With no FILE, or when FILE is -, read standard input.\n\n  \
+  -b, --binary          read in binary mode\n  \
+  -c, --check           read checksums from the FILEs and check them\n      \
+      --tag             create a BSD-style checksum\n  \
+  -t, --text            read in text mode (default)\n  \
+  -z, --zero            end each output line with NUL, not newline,\n                          \
+                          and disable file name escaping\n      \
+      --variant=NAME    use kernel variant NAME for this run (see 'multisha variants')\n\n\
+The following five options are useful only when verifying checksums:\n      \
+      --ignore-missing  don't fail or report status for missing files\n      \
+      --quiet           don't print OK for each successfully verified file\n      \
+      --status          don't output anything, status code shows success\n      \
+      --strict          exit non-zero for improperly formatted checksum lines\n  \
+  -w, --warn            warn about improperly formatted checksum lines\n\n      \
+      --help     display this help and exit\n      \
+      --version  output version information and exit\n\n\
+Files are hashed in parallel; output stays in argument order.\n"
+    );
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}

@@ -1,0 +1,336 @@
+//! `--check`: parses GNU (`hex  name`, `hex *name`, `\`-escaped) and BSD (`TAG (name) = hex`)
+//! checksum lines the way coreutils 9.1's md5sum.c does, hashes the listed files in parallel
+//! and reports in line order with the same messages and exit status.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+
+use crate::args::{Kind, Options};
+use crate::hash::{self, Progress};
+use crate::output::{self, quotef, strerror};
+
+/// coreutils' ISWHITE.
+fn is_white(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// Undoes `\\`, `\n` and `\r`; any other escape (or a trailing `\`, or a NUL) is invalid.
+fn unescape(s: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut it = s.iter();
+    while let Some(&b) = it.next() {
+        match b {
+            b'\\' => match it.next() {
+                Some(b'n') => out.push(b'\n'),
+                Some(b'r') => out.push(b'\r'),
+                Some(b'\\') => out.push(b'\\'),
+                _ => return None,
+            },
+            0 => return None,
+            _ => out.push(b),
+        }
+    }
+    Some(out)
+}
+
+/// Line-format state kept across one checksum file (md5sum.c's `bsd_reversed`): once a
+/// line used the `hex  name` form, the single-space `hex name` form is refused.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reversed {
+    Unknown,
+    No,
+    Yes,
+}
+
+/// Splits a line into (hex digest, file name), or `None` when it is improperly formatted.
+fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u8], Vec<u8>)> {
+    let hex_len = kind.hex_len();
+    let mut i = 0;
+    while i < s.len() && is_white(s[i]) {
+        i += 1;
+    }
+    let mut escaped = false;
+    if s.get(i) == Some(&b'\\') {
+        i += 1;
+        escaped = true;
+    }
+    let tag = kind.tag().as_bytes();
+    if s[i..].starts_with(tag) {
+        // BSD style: TAG (name) = hex, the name ending at the last ')'.
+        i += tag.len();
+        if s.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if s.get(i) != Some(&b'(') {
+            return None;
+        }
+        let rest = &s[i + 1..];
+        let close = rest.iter().rposition(|&b| b == b')')?;
+        let name = &rest[..close];
+        let name = if escaped {
+            unescape(name)?
+        } else {
+            name.to_vec()
+        };
+        let mut j = close + 1;
+        while j < rest.len() && is_white(rest[j]) {
+            j += 1;
+        }
+        if rest.get(j) != Some(&b'=') {
+            return None;
+        }
+        j += 1;
+        while j < rest.len() && is_white(rest[j]) {
+            j += 1;
+        }
+        let hex = &rest[j..];
+        return (hex.len() == hex_len && hex.iter().all(u8::is_ascii_hexdigit))
+            .then_some((hex, name));
+    }
+    // GNU style: at least the digest, one blank and one name byte.
+    let min = hex_len + 2 + usize::from(s.get(i) == Some(&b'\\'));
+    if s.len() - i < min {
+        return None;
+    }
+    let hex = &s[i..i + hex_len];
+    i += hex_len;
+    if !is_white(s[i]) {
+        return None;
+    }
+    i += 1;
+    if !hex.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    if s.len() - i == 1 || (s[i] != b' ' && s[i] != b'*') {
+        // "hex name" with a single blank: only when no line used the two-column form.
+        if *rev == Reversed::No {
+            return None;
+        }
+        *rev = Reversed::Yes;
+    } else if *rev != Reversed::Yes {
+        *rev = Reversed::No;
+        i += 1;
+    }
+    let name = &s[i..];
+    let name = if escaped {
+        unescape(name)?
+    } else {
+        name.to_vec()
+    };
+    Some((hex, name))
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// A parsed line to verify.
+struct Job {
+    expected: Vec<u8>,
+    name: Vec<u8>,
+}
+
+/// What one line produced, in order.
+enum Entry {
+    Job(Job),
+    Misformatted(usize),
+}
+
+/// Checks one checksum file; returns whether everything in it verified.
+fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
+    let is_stdin = list == b"-";
+    let display = if is_stdin {
+        quotef(b"standard input")
+    } else {
+        quotef(list)
+    };
+    let reader: Box<dyn Read> = if is_stdin {
+        Box::new(io::stdin())
+    } else {
+        match File::open(OsStr::from_bytes(list)) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("{}: {display}: {}", o.prog, strerror(&e));
+                return false;
+            }
+        }
+    };
+    let mut reader = BufReader::with_capacity(64 * 1024, reader);
+    let mut entries = Vec::new();
+    let mut rev = Reversed::Unknown;
+    let mut line = Vec::new();
+    let mut line_no = 0usize;
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(_) => {
+                let _ = out.flush();
+                eprintln!("{}: {display}: read error", o.prog);
+                return false;
+            }
+        }
+        line_no += 1;
+        if line[0] == b'#' {
+            continue;
+        }
+        let mut s: &[u8] = &line;
+        if s.last() == Some(&b'\n') {
+            s = &s[..s.len() - 1];
+        }
+        if s.last() == Some(&b'\r') {
+            s = &s[..s.len() - 1];
+        }
+        if s.is_empty() {
+            continue;
+        }
+        match split_line(o.kind, s, &mut rev) {
+            Some((hex, name)) if !(is_stdin && name == b"-") => {
+                entries.push(Entry::Job(Job {
+                    expected: hex.to_ascii_lowercase(),
+                    name,
+                }));
+            }
+            _ => entries.push(Entry::Misformatted(line_no)),
+        }
+    }
+
+    // Hash every listed file in parallel; results come back in line order.
+    let names: Vec<&[u8]> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Job(j) => Some(j.name.as_slice()),
+            Entry::Misformatted(_) => None,
+        })
+        .collect();
+    let progress = Progress::for_files(names.iter().copied());
+    let mut results = Vec::with_capacity(names.len());
+    hash::hash_many(o.kind, &names, &progress, |_, r| results.push(r));
+    progress.finish();
+
+    let mut results = results.into_iter();
+    let (mut misformatted, mut unreadable, mut mismatched) = (0usize, 0usize, 0usize);
+    let mut properly_formatted = false;
+    let mut verified = false;
+    let mut buf = Vec::new();
+    for entry in &entries {
+        let job = match entry {
+            Entry::Misformatted(n) => {
+                misformatted += 1;
+                if o.warn {
+                    let _ = out.flush();
+                    eprintln!(
+                        "{}: {display}: {n}: improperly formatted {} checksum line",
+                        o.prog,
+                        o.kind.tag()
+                    );
+                }
+                continue;
+            }
+            Entry::Job(j) => j,
+        };
+        properly_formatted = true;
+        let Some(result) = results.next() else { break };
+        buf.clear();
+        match result {
+            Err(e) => {
+                if o.ignore_missing && e.kind() == io::ErrorKind::NotFound {
+                    continue;
+                }
+                unreadable += 1;
+                let _ = out.flush();
+                eprintln!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
+                if !o.status {
+                    output::check_name(&mut buf, &job.name);
+                    buf.extend_from_slice(b": FAILED open or read\n");
+                }
+            }
+            Ok(digest) => {
+                verified = true;
+                let mut hex = Vec::with_capacity(digest.len() * 2);
+                output::push_hex(&mut hex, &digest);
+                let matched = hex == job.expected;
+                if !matched {
+                    mismatched += 1;
+                }
+                if !o.status && (!matched || !o.quiet) {
+                    output::check_name(&mut buf, &job.name);
+                    buf.extend_from_slice(if matched { b": OK\n" } else { b": FAILED\n" });
+                }
+            }
+        }
+        if out.write_all(&buf).is_err() {
+            return false;
+        }
+    }
+    let _ = out.flush();
+
+    if !properly_formatted {
+        eprintln!(
+            "{}: {display}: no properly formatted checksum lines found",
+            o.prog
+        );
+        return false;
+    }
+    if !o.status {
+        if misformatted > 0 {
+            let what = plural(misformatted, "line is", "lines are");
+            eprintln!("{}: WARNING: {what} improperly formatted", o.prog);
+        }
+        if unreadable > 0 {
+            let what = plural(unreadable, "listed file", "listed files");
+            eprintln!("{}: WARNING: {what} could not be read", o.prog);
+        }
+        if mismatched > 0 {
+            let what = plural(mismatched, "computed checksum", "computed checksums");
+            eprintln!("{}: WARNING: {what} did NOT match", o.prog);
+        }
+        if o.ignore_missing && !verified {
+            eprintln!("{}: {display}: no file was verified", o.prog);
+        }
+    }
+    mismatched == 0
+        && unreadable == 0
+        && (!o.strict || misformatted == 0)
+        && (!o.ignore_missing || verified)
+}
+
+/// `--check` over every listed checksum file; returns overall success.
+pub(crate) fn run(o: &Options) -> bool {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut ok = true;
+    for f in &o.files {
+        ok &= check_file(o, f.as_bytes(), &mut out);
+    }
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_both_formats() {
+        let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        let mut rev = Reversed::Unknown;
+        let line = format!("{h}  a b");
+        let (hex, name) = split_line(Kind::Sha256, line.as_bytes(), &mut rev).unwrap();
+        assert_eq!((hex, name.as_slice()), (h.as_bytes(), &b"a b"[..]));
+        let line = format!("\\SHA256 (a\\nb) = {h}");
+        let (_, name) = split_line(Kind::Sha256, line.as_bytes(), &mut rev).unwrap();
+        assert_eq!(name, b"a\nb");
+        let line = format!("{h} single");
+        assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
+        let line = format!("\\{h}  bad\\x");
+        assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
+    }
+}

@@ -1,0 +1,73 @@
+//! `multisha variants`: the registry as a table, with what this CPU can run and which
+//! variant the dispatcher picked and why.
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use multisha::{Algorithm, CpuFeatures};
+
+/// Prints every variant of every algorithm; returns the exit status.
+pub(crate) fn run(prog: &str, args: &[OsString]) -> u8 {
+    if let Some(arg) = args.first() {
+        if arg == "--help" {
+            println!(
+                "Usage: {prog} variants\nList the kernel variants, their required CPU features, availability, and the active choice with its reason."
+            );
+            return 0;
+        }
+        eprintln!(
+            "{prog}: variants: unexpected argument '{}'\nTry '{prog} --help' for more information.",
+            arg.to_string_lossy()
+        );
+        return 1;
+    }
+    let mut text = String::new();
+    let features = CpuFeatures::detect();
+    let shown = features.to_string();
+    text.push_str(&format!(
+        "CPU features: {}\n",
+        if shown.is_empty() { "(none)" } else { &shown }
+    ));
+    for alg in Algorithm::ALL {
+        let selection = multisha::active(alg);
+        let used_by = match alg {
+            Algorithm::Sha1 => "sha1sum",
+            Algorithm::Sha256 => "sha224sum, sha256sum",
+        };
+        text.push_str(&format!(
+            "\n{alg} ({used_by}; override with {}=NAME or --variant NAME)\n",
+            alg.env_var()
+        ));
+        text.push_str(&format!(
+            "  {:<16} {:<24} {:<9} {:<6} {}\n",
+            "VARIANT", "REQUIRES", "AVAILABLE", "ACTIVE", "DESCRIPTION"
+        ));
+        for v in multisha::variants(alg) {
+            let requires: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
+            let requires = if requires.is_empty() {
+                "-".to_owned()
+            } else {
+                requires.join(",")
+            };
+            let active = std::ptr::eq(v, selection.variant);
+            text.push_str(&format!(
+                "  {:<16} {:<24} {:<9} {:<6} {}\n",
+                v.name(),
+                requires,
+                if v.is_available() { "yes" } else { "no" },
+                if active { "*" } else { "" },
+                v.description()
+            ));
+        }
+        text.push_str(&format!(
+            "  active: {} (reason: {})\n",
+            selection.variant.name(),
+            selection.reason
+        ));
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
+}

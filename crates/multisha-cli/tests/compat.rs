@@ -1,0 +1,475 @@
+//! Compatibility with GNU coreutils' sha1sum / sha224sum / sha256sum on this machine: same
+//! stdout, stderr (modulo program name) and exit status. Our binary is run with argv[0] set
+//! to the tool name (multi-call), so even the program-name prefix matches byte for byte.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const EXE: &str = env!("CARGO_BIN_EXE_multisha");
+const TOOLS: [&str; 3] = ["sha1sum", "sha224sum", "sha256sum"];
+
+/// Whether the coreutils tool exists; prints a note when it does not.
+fn have(tool: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("note: coreutils {tool} not found, skipping its comparison");
+    }
+    ok
+}
+
+fn run(mut cmd: Command, dir: &Path, stdin: Option<&[u8]>) -> Output {
+    cmd.current_dir(dir).env("LC_ALL", "C");
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    if let Some(data) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(data)
+            .expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}
+
+fn ours(tool: &str, args: &[&[u8]], dir: &Path, stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(EXE);
+    cmd.arg0(tool);
+    cmd.args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)));
+    run(cmd, dir, stdin)
+}
+
+fn theirs(tool: &str, args: &[&[u8]], dir: &Path, stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(tool);
+    cmd.args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)));
+    run(cmd, dir, stdin)
+}
+
+fn show(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs both and asserts identical stdout, stderr and status.
+fn same(tool: &str, args: &[&[u8]], dir: &Path, stdin: Option<&[u8]>) -> Output {
+    let a = ours(tool, args, dir, stdin);
+    let b = theirs(tool, args, dir, stdin);
+    let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
+    assert_eq!(
+        show(&a.stdout),
+        show(&b.stdout),
+        "stdout of {tool} {shown:?}"
+    );
+    assert_eq!(
+        show(&a.stderr),
+        show(&b.stderr),
+        "stderr of {tool} {shown:?}"
+    );
+    assert_eq!(
+        a.status.code(),
+        b.status.code(),
+        "status of {tool} {shown:?}"
+    );
+    a
+}
+
+/// Names that exercise the escaping rules, and contents that exercise the padding.
+fn fixture(dir: &Path) -> Vec<Vec<u8>> {
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    let mut add = |name: &[u8], data: &[u8]| {
+        fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), data).expect("write fixture");
+        names.push(name.to_vec());
+    };
+    add(b"empty", b"");
+    add(b"abc", b"abc");
+    let binary: Vec<u8> = (0..=255u8).cycle().take(300_000).collect();
+    add(b"binary.bin", &binary);
+    add(b"block55", &[0x61; 55]);
+    add(b"block64", &[0x62; 64]);
+    add(b"with space", b"space\n");
+    add(b"back\\slash", b"bs");
+    add(b"new\nline", b"nl");
+    add(b"car\rreturn", b"cr");
+    add(b"both\\and\nnew", b"both");
+    add(b"star*name", b"star");
+    add(b"it's", b"quote");
+    add(b"invalid\xff\xfeutf8", b"bytes");
+    names
+}
+
+#[test]
+fn hash_output_is_identical() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = fixture(dir.path());
+    let option_sets: [&[&[u8]]; 7] = [
+        &[],
+        &[b"-b"],
+        &[b"-t"],
+        &[b"--tag"],
+        &[b"-z"],
+        &[b"--tag", b"-z"],
+        &[b"-b", b"--tag"],
+    ];
+    for tool in TOOLS {
+        if !have(tool) {
+            continue;
+        }
+        for opts in option_sets {
+            let mut args: Vec<&[u8]> = opts.to_vec();
+            args.extend(names.iter().map(Vec::as_slice));
+            same(tool, &args, dir.path(), None);
+        }
+        // Standard input: implicit, explicit, and mixed with files.
+        same(tool, &[], dir.path(), Some(b"from stdin\n"));
+        same(tool, &[b"-"], dir.path(), Some(b""));
+        same(tool, &[b"abc", b"-", b"empty"], dir.path(), Some(b"x"));
+        same(tool, &[b"--tag", b"-"], dir.path(), Some(b"tagged"));
+    }
+}
+
+#[test]
+fn check_accepts_each_others_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = fixture(dir.path());
+    for tool in TOOLS {
+        if !have(tool) {
+            continue;
+        }
+        for opts in [&[][..], &[&b"--tag"[..]][..], &[&b"-b"[..]][..]] {
+            let mut args: Vec<&[u8]> = opts.to_vec();
+            args.extend(names.iter().map(Vec::as_slice));
+            let mine = ours(tool, &args, dir.path(), None);
+            let gnu = theirs(tool, &args, dir.path(), None);
+            fs::write(dir.path().join("mine.sums"), &mine.stdout).expect("write");
+            fs::write(dir.path().join("gnu.sums"), &gnu.stdout).expect("write");
+            for list in [&b"mine.sums"[..], b"gnu.sums"] {
+                let out = same(tool, &[b"-c", list], dir.path(), None);
+                assert_eq!(out.status.code(), Some(0), "{tool} -c {}", show(list));
+                same(tool, &[b"--check", b"--quiet", list], dir.path(), None);
+                same(tool, &[b"-c", b"-"], dir.path(), Some(&mine.stdout));
+            }
+        }
+    }
+}
+
+#[test]
+fn error_cases_match() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    fixture(d);
+    fs::create_dir(d.join("adir")).expect("mkdir");
+    let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    let mut list = String::new();
+    list.push_str(&format!("{h}  empty\n"));
+    list.push_str("garbage line\n");
+    list.push_str(&format!("{h}  missing file\n"));
+    list.push_str(&format!("{}  abc\n", h.replace('e', "0")));
+    list.push_str(&format!("{h}  adir\n"));
+    list.push_str(&format!("SHA256 (empty) = {}\n", h.to_uppercase()));
+    list.push_str("# a comment\n\n");
+    list.push_str(&format!("{h} *empty\r\n"));
+    list.push_str(&format!("\\{h}  bad\\escape\n"));
+    list.push_str(&format!("{h}  empty"));
+    fs::write(d.join("mixed.sums"), &list).expect("write");
+    fs::write(d.join("junk.sums"), "nothing here\n").expect("write");
+    fs::write(d.join("only-missing.sums"), format!("{h}  gone\n")).expect("write");
+    fs::write(
+        d.join("reversed.sums"),
+        format!("{h} empty\n{h} with space\n"),
+    )
+    .expect("write");
+
+    let tool = "sha256sum";
+    if !have(tool) {
+        return;
+    }
+    let cases: &[&[&[u8]]] = &[
+        &[
+            b"missing",
+            b"empty",
+            b"adir",
+            b"'odd name'",
+            b"a:b",
+            b"new\nmissing",
+        ],
+        &[b"-c", b"mixed.sums"],
+        &[b"-c", b"-w", b"mixed.sums"],
+        &[b"-c", b"--quiet", b"mixed.sums"],
+        &[b"-c", b"--status", b"mixed.sums"],
+        &[b"-c", b"--strict", b"mixed.sums"],
+        &[b"-c", b"--ignore-missing", b"mixed.sums"],
+        &[b"-c", b"junk.sums"],
+        &[b"-c", b"--status", b"junk.sums"],
+        &[b"-c", b"--ignore-missing", b"only-missing.sums"],
+        &[
+            b"-c",
+            b"--ignore-missing",
+            b"--status",
+            b"only-missing.sums",
+        ],
+        &[
+            b"-c",
+            b"--ignore-missing",
+            b"only-missing.sums",
+            b"mixed.sums",
+        ],
+        &[b"-c", b"no-such.sums", b"adir", b"junk.sums"],
+        &[b"-c", b"reversed.sums"],
+        &[b"--status", b"empty"],
+        &[b"--quiet", b"empty"],
+        &[b"--strict", b"empty"],
+        &[b"--ignore-missing", b"empty"],
+        &[b"-w", b"empty"],
+        &[b"-c", b"--tag", b"mixed.sums"],
+        &[b"-c", b"-b", b"mixed.sums"],
+        &[b"-c", b"-z", b"mixed.sums"],
+        &[b"--tag", b"-t", b"empty"],
+        &[b"--bogus"],
+        &[b"--s"],
+        &[b"--sta", b"-c", b"mixed.sums"],
+        &[b"--tag=1", b"empty"],
+        &[b"-q"],
+        &[b"--", b"-c"],
+    ];
+    for args in cases {
+        same(tool, args, d, None);
+    }
+    same(tool, &[b"-c"], d, Some(list.as_bytes()));
+    same(tool, &[b"-c"], d, Some(format!("{h}  -\n").as_bytes()));
+}
+
+/// Runs `prog args...` as user nobody (root can read anything, so a permission error needs
+/// an unprivileged user); `None` when setpriv is unavailable.
+fn as_nobody(prog: &str, arg0: &str, args: &[&str], dir: &Path) -> Option<Output> {
+    let mut cmd = Command::new("setpriv");
+    cmd.args([
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "bash",
+        "-c",
+    ])
+    .arg("p=$1; a=$2; shift 2; exec -a \"$a\" \"$p\" \"$@\"")
+    .args(["bash", prog, arg0])
+    .args(args);
+    let out = run(cmd, dir, None);
+    // setpriv or bash missing, or the user switch failing: nothing ran.
+    let ran =
+        !matches!(out.status.code(), Some(126 | 127)) && !show(&out.stderr).starts_with("setpriv:");
+    ran.then_some(out)
+}
+
+#[test]
+fn permission_denied_matches() {
+    use std::os::unix::fs::PermissionsExt;
+    if !have("sha256sum") {
+        return;
+    }
+    // In /tmp rather than $TMPDIR, which may be private to this user.
+    let dir = tempfile::tempdir_in("/tmp").expect("tempdir");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod dir");
+    let p = dir.path().join("secret");
+    fs::write(&p, b"x").expect("write");
+    fs::write(dir.path().join("open"), b"y").expect("write");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o000)).expect("chmod");
+    let args = ["secret", "open"];
+    let (a, b) = if fs::read(&p).is_ok() {
+        // Root: run both tools as nobody.
+        let Some(a) = as_nobody(EXE, "sha256sum", &args, dir.path()) else {
+            eprintln!("note: running as root without setpriv/bash, permission test skipped");
+            return;
+        };
+        let b = as_nobody(
+            "/usr/bin/env",
+            "env",
+            &["sha256sum", "secret", "open"],
+            dir.path(),
+        )
+        .expect("setpriv worked once");
+        (a, b)
+    } else {
+        let args: Vec<&[u8]> = args.iter().map(|a| a.as_bytes()).collect();
+        (
+            ours("sha256sum", &args, dir.path(), None),
+            theirs("sha256sum", &args, dir.path(), None),
+        )
+    };
+    assert_eq!(show(&a.stdout), show(&b.stdout));
+    assert_eq!(show(&a.stderr), show(&b.stderr));
+    assert!(
+        show(&a.stderr).contains("Permission denied"),
+        "{}",
+        show(&a.stderr)
+    );
+    assert_eq!(a.status.code(), Some(1));
+    assert_eq!(b.status.code(), Some(1));
+}
+
+#[test]
+fn check_finds_exactly_the_corrupted_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let mut names = Vec::new();
+    for i in 0..1000 {
+        let name = format!("f{i:04}");
+        fs::write(
+            d.join(&name),
+            format!("content of file {i}\n").repeat(i % 7 + 1),
+        )
+        .expect("write");
+        names.push(name);
+    }
+    let mut cmd = Command::new(EXE);
+    cmd.arg("sha256sum").args(&names);
+    let sums = run(cmd, d, None);
+    assert!(sums.status.success());
+    fs::write(d.join("all.sums"), &sums.stdout).expect("write");
+    let corrupted = [3usize, 250, 511, 999];
+    for &i in &corrupted {
+        fs::write(d.join(&names[i]), b"tampered").expect("write");
+    }
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha256sum", "--check", "--quiet", "all.sums"]);
+    let out = run(cmd, d, None);
+    assert_eq!(out.status.code(), Some(1));
+    let expected: String = corrupted
+        .iter()
+        .map(|&i| format!("{}: FAILED\n", names[i]))
+        .collect();
+    assert_eq!(show(&out.stdout), expected);
+    assert!(show(&out.stderr).ends_with("WARNING: 4 computed checksums did NOT match\n"));
+    if have("sha256sum") {
+        same("sha256sum", &[b"-c", b"all.sums"], d, None);
+    }
+}
+
+#[test]
+fn multi_call_through_symlink() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let link = dir.path().join("sha256sum");
+    std::os::unix::fs::symlink(EXE, &link).expect("symlink");
+    fs::write(dir.path().join("abc"), b"abc").expect("write");
+    let out = run(Command::new(&link), dir.path(), Some(b"abc"));
+    assert_eq!(
+        show(&out.stdout),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n"
+    );
+    let mut cmd = Command::new(&link);
+    cmd.arg("nope");
+    let out = run(cmd, dir.path(), None);
+    assert_eq!(out.status.code(), Some(1));
+    let prefix = format!("{}: nope: No such file or directory\n", link.display());
+    assert_eq!(show(&out.stderr), prefix);
+    // The subcommand form gives the same digests.
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha1sum", "abc"]);
+    let out = run(cmd, dir.path(), None);
+    assert_eq!(
+        show(&out.stdout),
+        "a9993e364706816aba3e25717850c26c9cd0d89d  abc\n"
+    );
+}
+
+#[test]
+fn variants_lists_everything_and_forcing_works() {
+    let mut cmd = Command::new(EXE);
+    cmd.arg("variants");
+    let out = run(cmd, Path::new("/"), None);
+    assert!(out.status.success());
+    let text = show(&out.stdout);
+    for alg in multisha::Algorithm::ALL {
+        for v in multisha::variants(alg) {
+            assert!(
+                text.lines()
+                    .any(|l| l.split_whitespace().next() == Some(v.name())),
+                "{} missing from:\n{text}",
+                v.name()
+            );
+        }
+        assert!(text.contains(&alg.to_string()));
+    }
+    assert!(text.contains("active:"));
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha256sum", "--variant", "bogus", "-"]);
+    let out = run(cmd, dir.path(), Some(b""));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(show(&out.stderr).contains("bogus"));
+    assert!(out.stdout.is_empty());
+
+    // A SHA-256 name is not a SHA-1 variant: checked against the right algorithm.
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha1sum", "--variant=unroll64", "-"]);
+    assert_eq!(run(cmd, dir.path(), Some(b"")).status.code(), Some(1));
+
+    // Every variant this CPU runs gives the same digests.
+    for (tool, alg, want) in [
+        (
+            "sha1sum",
+            multisha::Algorithm::Sha1,
+            "a9993e364706816aba3e25717850c26c9cd0d89d",
+        ),
+        (
+            "sha224sum",
+            multisha::Algorithm::Sha256,
+            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+        ),
+        (
+            "sha256sum",
+            multisha::Algorithm::Sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        ),
+    ] {
+        for v in multisha::variants(alg) {
+            let mut cmd = Command::new(EXE);
+            cmd.args([tool, "--variant", v.name()]);
+            let out = run(cmd, dir.path(), Some(b"abc"));
+            if v.is_available() {
+                assert_eq!(
+                    show(&out.stdout),
+                    format!("{want}  -\n"),
+                    "{tool} {}",
+                    v.name()
+                );
+            } else {
+                assert_eq!(out.status.code(), Some(1), "{tool} {}", v.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn help_version_and_usage_errors() {
+    for args in [
+        &["sha256sum", "--help"][..],
+        &["sha256sum", "--version"],
+        &["--help"],
+    ] {
+        let mut cmd = Command::new(EXE);
+        cmd.args(args);
+        let out = run(cmd, Path::new("/"), None);
+        assert!(out.status.success(), "{args:?}");
+        assert!(!out.stdout.is_empty());
+    }
+    for args in [&["sha256sum", "--nope"][..], &[], &["frobnicate"]] {
+        let mut cmd = Command::new(EXE);
+        cmd.args(args);
+        let out = run(cmd, Path::new("/"), None);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(show(&out.stderr).contains("--help"));
+    }
+}
