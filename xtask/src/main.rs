@@ -5,6 +5,7 @@
 //! returns an error value (never panics on user input); `main` prints the error and exits 1.
 
 mod cross_test;
+mod report;
 
 use std::error::Error;
 use std::process::ExitCode;
@@ -23,11 +24,18 @@ struct Command {
 }
 
 /// Every command, in the order the usage text lists them.
-const COMMANDS: &[Command] = &[Command {
-    name: "cross-test",
-    about: "build the library crates for aarch64 and run their tests under qemu-aarch64",
-    run: cross_test::run,
-}];
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "cross-test",
+        about: "build the library crates for aarch64 and run their tests under qemu-aarch64",
+        run: cross_test::run,
+    },
+    Command {
+        name: "report",
+        about: "cross-check every variant and peer, measure them, write target/multisha-report/",
+        run: report::run,
+    },
+];
 
 fn usage() -> String {
     let mut text = String::from("usage: cargo xtask <command> [options]\n\ncommands:\n");

@@ -1,0 +1,266 @@
+//! `multisha-report` (run by `cargo xtask report`): cross-checks every multisha variant this
+//! CPU runs and every peer, then measures them (tcrypt matrix, one-shot size sweep, cold
+//! cache), reads each kernel's code size from this binary, and writes report.md, report.json
+//! and SVG plots. It lives in the benches crate so it runs optimized with the peers linked in.
+
+mod cli;
+mod codesize;
+mod cold;
+mod counter;
+mod icache;
+mod machine;
+mod measure;
+mod output_json;
+mod output_md;
+mod plot;
+mod progress;
+mod results;
+mod summary;
+mod verify;
+
+use cli::{CliError, Options};
+use measure::{Cell, Plan};
+use multisha::{Algorithm, CpuFeatures};
+use multisha_benches::{Contender, Kind, contenders};
+use progress::Progress;
+use results::{AlgoReport, Entry, Report};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The tcrypt speed-test cells (bytes per message, bytes per update), as in Linux's tcrypt.
+const TCRYPT: [(usize, usize); 22] = [
+    (16, 16),
+    (64, 16),
+    (64, 64),
+    (256, 16),
+    (256, 64),
+    (256, 256),
+    (1024, 16),
+    (1024, 256),
+    (1024, 1024),
+    (2048, 16),
+    (2048, 256),
+    (2048, 1024),
+    (2048, 2048),
+    (4096, 16),
+    (4096, 256),
+    (4096, 1024),
+    (4096, 4096),
+    (8192, 16),
+    (8192, 256),
+    (8192, 1024),
+    (8192, 4096),
+    (8192, 8192),
+];
+/// One-shot sizes for the plot and the summary (the criterion sizes).
+const SWEEP: [usize; 7] = [16, 64, 256, 1024, 8192, 16384, 1 << 20];
+/// Sizes of the cold-cache figures.
+const COLD: [usize; 2] = [64, 1024];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::parse(&args) {
+        Err(CliError::Help) => {
+            println!("{}", cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        Err(CliError::Usage(message)) => {
+            eprintln!("multisha-report: {message}\n\n{}", cli::USAGE);
+            ExitCode::from(2)
+        }
+        Ok(options) => match run(&options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("multisha-report: error: {message}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+fn entry(contender: &Contender, symbols: Option<&codesize::Symbols>) -> Entry {
+    let variant = contender.variant();
+    let code = variant.and_then(|v| {
+        let (size, name) = symbols?.containing(v.kernel_address())?;
+        Some((size, name.to_string()))
+    });
+    let (requires, description) = match (contender.kind(), variant) {
+        (Kind::Variant, Some(v)) => {
+            let features: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
+            let requires = if features.is_empty() {
+                "-".into()
+            } else {
+                features.join(" ")
+            };
+            (requires, v.description().to_string())
+        }
+        (Kind::Dispatched, Some(v)) => (
+            format!("runs {}", v.name()),
+            format!(
+                "multisha::{0}() one-shot, multisha::{1}::new() streaming",
+                contender.algorithm().id(),
+                match contender.algorithm() {
+                    Algorithm::Sha1 => "Sha1",
+                    Algorithm::Sha256 => "Sha256",
+                }
+            ),
+        ),
+        _ => ("-".into(), peer_description(contender.name()).into()),
+    };
+    Entry {
+        name: contender.name().to_string(),
+        kind: contender.kind(),
+        requires,
+        description,
+        code,
+    }
+}
+
+fn peer_description(name: &str) -> &'static str {
+    match name {
+        "rustcrypto" => "RustCrypto sha1/sha2 0.11 (own CPU dispatch, SHA-NI when present)",
+        "ring" => "ring 0.17 (BoringSSL-derived assembly)",
+        "openssl" => "system OpenSSL through the openssl crate (SHA1/SHA256 low-level API)",
+        _ => "peer",
+    }
+}
+
+fn run(options: &Options) -> Result<(), String> {
+    let plan = if options.quick {
+        (
+            Plan {
+                rounds: 5,
+                sample_ticks: 0,
+            },
+            1.0,
+            7,
+            Duration::from_millis(50),
+        )
+    } else {
+        (
+            Plan {
+                rounds: 11,
+                sample_ticks: 0,
+            },
+            10.0,
+            31,
+            Duration::from_millis(300),
+        )
+    };
+    let (mut plan, sample_ms, cold_samples, calibration) = plan;
+    let keep = |size: &usize| options.sizes.as_ref().is_none_or(|s| s.contains(size));
+    let cells: Vec<Cell> = TCRYPT
+        .iter()
+        .filter(|c| keep(&c.0))
+        .map(|&(len, chunk)| Cell {
+            len,
+            chunk: Some(chunk),
+        })
+        .collect();
+    let mut sweep: Vec<usize> = options.sizes.clone().unwrap_or_else(|| SWEEP.to_vec());
+    sweep.sort_unstable();
+    sweep.dedup();
+    let cold_sizes: Vec<usize> = COLD.into_iter().filter(keep).collect();
+
+    // Cross-check everything first: no numbers for a contender that computes the wrong hash.
+    let mut sets = Vec::new();
+    for &algorithm in &options.algorithms {
+        let all = contenders(algorithm);
+        let checked = verify::cross_check(&all)?;
+        let chosen: Vec<Contender> = all
+            .into_iter()
+            .filter(|c| {
+                c.kind() != Kind::Variant
+                    || options
+                        .variants
+                        .as_ref()
+                        .is_none_or(|names| names.iter().any(|n| n == c.name()))
+            })
+            .collect();
+        eprintln!(
+            "{algorithm}: {checked} digests agree across {} contenders",
+            chosen.len()
+        );
+        sets.push((algorithm, checked, chosen));
+    }
+
+    let symbols = codesize::Symbols::load()
+        .inspect_err(|e| eprintln!("multisha-report: warning: no kernel code sizes: {e}"))
+        .ok();
+    let hz = counter::frequency(calibration);
+    plan.sample_ticks = (hz * sample_ms / 1e3) as u64;
+    let evictor = cold::Evictor::new(machine::last_level_cache());
+    let mut progress = Progress::new(sets.len() * (cells.len() + sweep.len() + cold_sizes.len()));
+
+    let mut algos = Vec::new();
+    for (algorithm, checked, set) in &sets {
+        let label = algorithm.id();
+        let sweep_cells: Vec<Cell> = sweep.iter().map(|&len| Cell { len, chunk: None }).collect();
+        let tcrypt = measure::measure(label, &cells, set, plan, &mut progress);
+        let swept = measure::measure(label, &sweep_cells, set, plan, &mut progress);
+        let cold = cold::measure(
+            label,
+            &cold_sizes,
+            set,
+            cold_samples,
+            &evictor,
+            &mut progress,
+        );
+        let selection = multisha::active(*algorithm);
+        algos.push(AlgoReport {
+            algorithm: *algorithm,
+            dispatched: selection.variant.name().to_string(),
+            reason: selection.reason.to_string(),
+            checked: *checked,
+            entries: set.iter().map(|c| entry(c, symbols.as_ref())).collect(),
+            tcrypt: cells.iter().copied().zip(tcrypt).collect(),
+            sweep: sweep.iter().copied().zip(swept).collect(),
+            cold: cold_sizes.iter().copied().zip(cold).collect(),
+        });
+    }
+    progress.finish();
+
+    let report = Report {
+        cpu: machine::cpu_model(),
+        features: CpuFeatures::detect().to_string(),
+        counter: counter::LABEL,
+        unit: counter::UNIT,
+        hz,
+        quick: options.quick,
+        rounds: plan.rounds,
+        sample_ms,
+        cold_samples,
+        evict_bytes: evictor.len(),
+        icache_bytes: symbols.as_ref().and_then(|s| s.span(icache::addresses())),
+        algos,
+    };
+    write(options, &report)?;
+    print!("{}", summary::render(&report));
+    Ok(())
+}
+
+fn write(options: &Options, report: &Report) -> Result<(), String> {
+    let out = &options.out;
+    std::fs::create_dir_all(out).map_err(|e| format!("creating {}: {e}", out.display()))?;
+    let out = out
+        .canonicalize()
+        .map_err(|e| format!("resolving {}: {e}", out.display()))?;
+    let mut plots = Vec::new();
+    for algo in &report.algos {
+        let name = format!("{}-throughput.svg", algo.algorithm.id());
+        plot::draw(report, algo, &out.join(&name))?;
+        plots.push(name);
+    }
+    let save = |name: &str, text: String| {
+        let path = out.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+    };
+    save("report.md", output_md::render(report, &plots))?;
+    save("report.json", output_json::render(report)?)?;
+    println!(
+        "report written to {}/ (report.md, report.json, {})",
+        out.display(),
+        plots.join(", ")
+    );
+    Ok(())
+}

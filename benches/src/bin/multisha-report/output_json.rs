@@ -1,0 +1,69 @@
+//! report.json: the same numbers as report.md, for scripts (ticks are the raw counter unit).
+
+use crate::measure::Stat;
+use crate::results::Report;
+use serde_json::{Value, json};
+
+fn stat(report: &Report, bytes: usize, s: &Stat) -> Value {
+    json!({
+        "ticks_median": s.median,
+        "ticks_min": s.min,
+        "ticks_max": s.max,
+        "ticks_per_byte": s.median / bytes as f64,
+        "mb_per_s": report.mbps(bytes, s.median),
+    })
+}
+
+pub(crate) fn render(report: &Report) -> Result<String, String> {
+    let algorithms: Vec<Value> = report
+        .algos
+        .iter()
+        .map(|algo| {
+            let per = |bytes: usize, stats: &[Stat]| -> Value {
+                algo.entries.iter().zip(stats).map(|(e, s)| (e.name.clone(), stat(report, bytes, s))).collect::<serde_json::Map<_, _>>().into()
+            };
+            json!({
+                "algorithm": algo.algorithm.id(),
+                "dispatched": { "variant": algo.dispatched, "reason": algo.reason },
+                "digests_cross_checked": algo.checked,
+                "contenders": algo.entries.iter().map(|e| json!({
+                    "name": e.name,
+                    "kind": e.kind.label(),
+                    "requires": e.requires,
+                    "description": e.description,
+                    "kernel_code_bytes": e.code.as_ref().map(|c| c.0),
+                    "kernel_symbol": e.code.as_ref().map(|c| c.1.clone()),
+                })).collect::<Vec<_>>(),
+                "tcrypt": algo.tcrypt.iter().map(|(cell, stats)| json!({
+                    "bytes_per_message": cell.len,
+                    "bytes_per_update": cell.chunk,
+                    "results": per(cell.len, stats),
+                })).collect::<Vec<_>>(),
+                "oneshot_sweep": algo.sweep.iter().map(|(size, stats)| json!({
+                    "bytes": size,
+                    "results": per(*size, stats),
+                })).collect::<Vec<_>>(),
+                "cold_cache": algo.cold.iter().map(|(size, stats)| json!({
+                    "bytes": size,
+                    "results": algo.entries.iter().zip(stats).map(|(e, (cold, hot))| (e.name.clone(), json!({
+                        "cold": stat(report, *size, cold),
+                        "hot": stat(report, *size, hot),
+                    }))).collect::<serde_json::Map<_, _>>(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let value = json!({
+        "cpu": report.cpu,
+        "features": report.features,
+        "counter": { "source": report.counter, "unit": report.unit, "hz": report.hz },
+        "mode": if report.quick { "quick" } else { "full" },
+        "rounds": report.rounds,
+        "sample_ms": report.sample_ms,
+        "cold_samples": report.cold_samples,
+        "evict_bytes": report.evict_bytes,
+        "icache_flush_code_bytes": report.icache_bytes,
+        "algorithms": algorithms,
+    });
+    serde_json::to_string_pretty(&value).map_err(|e| format!("encoding report.json: {e}"))
+}

@@ -1,0 +1,180 @@
+//! report.md: machine, dispatch decisions, code sizes, throughput tables, cold cache, ratios.
+
+use crate::results::{AlgoReport, Report, size_label};
+use multisha_benches::Kind;
+use std::fmt::Write;
+
+fn table_header(out: &mut String, first: &str, names: &[&str]) {
+    let _ = writeln!(out, "| {first} | {} |", names.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(names.len()));
+}
+
+pub(crate) fn render(report: &Report, plots: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# multisha report\n");
+    let _ = writeln!(out, "- CPU: {}", report.cpu);
+    let _ = writeln!(out, "- SHA-relevant features: {}", report.features);
+    let _ = writeln!(
+        out,
+        "- Counter: {}; rate measured against `Instant`: {:.1} MHz. \"{}/byte\" below are these {}.",
+        report.counter,
+        report.hz / 1e6,
+        report.unit,
+        report.unit
+    );
+    let _ = writeln!(
+        out,
+        "- Mode: {}; median of {} interleaved rounds of ~{:.1} ms samples; cold cache: median of {} samples, \
+         each after running {} of other code and reading {} of memory.",
+        if report.quick { "quick" } else { "full" },
+        report.rounds,
+        report.sample_ms,
+        report.cold_samples,
+        report
+            .icache_bytes
+            .map_or("?".into(), |b| size_label(b as usize)),
+        size_label(report.evict_bytes)
+    );
+    let _ = writeln!(
+        out,
+        "- MB/s are 10^6 bytes per second. Peers: RustCrypto `sha1`/`sha2` 0.11, `ring` 0.17, OpenSSL (`openssl` crate, low-level SHA API)."
+    );
+    for (algo, plot) in report.algos.iter().zip(plots) {
+        render_algo(&mut out, report, algo, plot);
+    }
+    out
+}
+
+fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str) {
+    let names: Vec<&str> = algo.entries.iter().map(|e| e.name.as_str()).collect();
+    let _ = writeln!(out, "\n## {}\n", algo.algorithm);
+    let _ = writeln!(
+        out,
+        "Dispatched variant: **{}** ({}).\n",
+        algo.dispatched, algo.reason
+    );
+    let _ = writeln!(
+        out,
+        "Cross-check: {} digests (one-shot and streamed, 16 lengths) agree across all contenders.\n",
+        algo.checked
+    );
+
+    let _ = writeln!(out, "### Contenders\n");
+    let _ = writeln!(
+        out,
+        "| name | kind | requires | kernel code (bytes, from the binary) | description |"
+    );
+    let _ = writeln!(out, "|---|---|---|---:|---|");
+    for e in &algo.entries {
+        let code = e.code.as_ref().map_or("-".into(), |c| c.0.to_string());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            e.name,
+            e.kind.label(),
+            e.requires,
+            code,
+            e.description
+        );
+    }
+
+    let _ = writeln!(
+        out,
+        "\n### One-shot throughput (MB/s)\n\n![{} throughput]({plot})\n",
+        algo.algorithm
+    );
+    table_header(out, "bytes", &names);
+    for (size, stats) in &algo.sweep {
+        let cells: Vec<String> = stats
+            .iter()
+            .map(|s| format!("{:.1}", report.mbps(*size, s.median)))
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", size_label(*size), cells.join(" | "));
+    }
+
+    let _ = writeln!(
+        out,
+        "\n### tcrypt matrix: {}/byte (streaming: new, update per piece, finalize)\n",
+        report.unit
+    );
+    table_header(out, "message / update", &names);
+    for (cell, stats) in &algo.tcrypt {
+        let cells: Vec<String> = stats
+            .iter()
+            .map(|s| format!("{:.2}", s.median / cell.len as f64))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} / {} | {} |",
+            cell.len,
+            cell.chunk.unwrap_or(cell.len),
+            cells.join(" | ")
+        );
+    }
+    let _ = writeln!(out, "\n### tcrypt matrix: MB/s\n");
+    table_header(out, "message / update", &names);
+    for (cell, stats) in &algo.tcrypt {
+        let cells: Vec<String> = stats
+            .iter()
+            .map(|s| format!("{:.1}", report.mbps(cell.len, s.median)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} / {} | {} |",
+            cell.len,
+            cell.chunk.unwrap_or(cell.len),
+            cells.join(" | ")
+        );
+    }
+
+    if !algo.cold.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n### Cold vs hot cache: {} per one-shot call (median)\n",
+            report.unit
+        );
+        table_header(out, "bytes", &names);
+        for (size, stats) in &algo.cold {
+            let cells: Vec<String> = stats
+                .iter()
+                .map(|(cold, hot)| {
+                    format!(
+                        "{:.0} cold / {:.0} hot ({:.1}x)",
+                        cold.median,
+                        hot.median,
+                        cold.median / hot.median
+                    )
+                })
+                .collect();
+            let _ = writeln!(out, "| {} | {} |", size_label(*size), cells.join(" | "));
+        }
+    }
+
+    let Some(dispatched) = algo.index("dispatched") else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n### Ratios (one-shot throughput; >1 means the first is faster)\n"
+    );
+    let pairs: Vec<(String, usize, usize)> = algo
+        .entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e.kind {
+            Kind::Variant => Some((format!("{} / dispatched", e.name), i, dispatched)),
+            Kind::Peer => Some((format!("dispatched / {}", e.name), dispatched, i)),
+            Kind::Dispatched => None,
+        })
+        .collect();
+    let labels: Vec<&str> = pairs.iter().map(|p| p.0.as_str()).collect();
+    table_header(out, "bytes", &labels);
+    for (size, stats) in &algo.sweep {
+        // Throughput ratio a/b is the inverse of the time ratio.
+        let cells: Vec<String> = pairs
+            .iter()
+            .map(|(_, a, b)| format!("{:.2}", stats[*b].median / stats[*a].median))
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", size_label(*size), cells.join(" | "));
+    }
+}

@@ -1,0 +1,80 @@
+//! One SVG chart per algorithm: one-shot throughput against message size, one line per
+//! contender, log-scaled size axis.
+
+use crate::results::{AlgoReport, Report};
+use plotters::prelude::*;
+use std::path::Path;
+
+pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<(), String> {
+    let context = |e: &dyn std::fmt::Display| format!("drawing {}: {e}", path.display());
+    let (Some(first), Some(last)) = (algo.sweep.first(), algo.sweep.last()) else {
+        return Ok(());
+    };
+    let series: Vec<(String, Vec<(f64, f64)>)> = algo
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let points = algo
+                .sweep
+                .iter()
+                .map(|(size, stats)| (*size as f64, report.mbps(*size, stats[i].median)))
+                .collect();
+            (e.name.clone(), points)
+        })
+        .collect();
+    let top = series
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.1))
+        .fold(1.0, f64::max)
+        * 1.1;
+    // A single size still needs a non-empty x range.
+    let (low, high) = (first.0 as f64 / 1.5, last.0 as f64 * 1.5);
+
+    let root = SVGBackend::new(path, (1000, 620)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| context(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "{} one-shot throughput vs message size ({})",
+                algo.algorithm, report.cpu
+            ),
+            ("sans-serif", 20),
+        )
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d((low..high).log_scale(), 0.0..top)
+        .map_err(|e| context(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("message size (bytes)")
+        .y_desc("MB/s")
+        // The log axis ticks at powers of ten, so decimal prefixes read best.
+        .x_label_formatter(&|x| match *x {
+            x if x >= 1e6 => format!("{}M", x / 1e6),
+            x if x >= 1e3 => format!("{}k", x / 1e3),
+            x => format!("{x}"),
+        })
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(|e| context(&e))?;
+    for (i, (name, points)) in series.into_iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points, color.stroke_width(2)))
+            .map_err(|e| context(&e))?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| context(&e))?;
+    root.present().map_err(|e| context(&e))
+}

@@ -1,0 +1,71 @@
+//! The measured results, shared by the Markdown, JSON, SVG and terminal outputs.
+
+use crate::measure::{Cell, Stat};
+use multisha::Algorithm;
+use multisha_benches::Kind;
+
+/// One contender as the report lists it.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) kind: Kind,
+    pub(crate) requires: String,
+    pub(crate) description: String,
+    /// Kernel machine code: (bytes, symbol), for multisha contenders found in the binary.
+    pub(crate) code: Option<(u64, String)>,
+}
+
+/// Everything measured for one algorithm; every `Vec<Stat>` is indexed like `entries`.
+#[derive(Debug)]
+pub(crate) struct AlgoReport {
+    pub(crate) algorithm: Algorithm,
+    pub(crate) dispatched: String,
+    pub(crate) reason: String,
+    pub(crate) checked: usize,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) tcrypt: Vec<(Cell, Vec<Stat>)>,
+    /// One-shot hashing per message size.
+    pub(crate) sweep: Vec<(usize, Vec<Stat>)>,
+    /// Per size: (cold, hot) ticks of one one-shot call.
+    pub(crate) cold: Vec<(usize, Vec<(Stat, Stat)>)>,
+}
+
+impl AlgoReport {
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|e| e.name == name)
+    }
+}
+
+/// The whole report.
+#[derive(Debug)]
+pub(crate) struct Report {
+    pub(crate) cpu: String,
+    pub(crate) features: String,
+    pub(crate) counter: &'static str,
+    pub(crate) unit: &'static str,
+    /// Counter ticks per second, measured against `Instant`.
+    pub(crate) hz: f64,
+    pub(crate) quick: bool,
+    pub(crate) rounds: usize,
+    pub(crate) sample_ms: f64,
+    pub(crate) cold_samples: usize,
+    pub(crate) evict_bytes: usize,
+    pub(crate) icache_bytes: Option<u64>,
+    pub(crate) algos: Vec<AlgoReport>,
+}
+
+impl Report {
+    /// MB/s (10^6 bytes per second) for `bytes` hashed in `ticks`.
+    pub(crate) fn mbps(&self, bytes: usize, ticks: f64) -> f64 {
+        bytes as f64 * self.hz / ticks / 1e6
+    }
+}
+
+/// "16 KiB", "1 MiB", "64 B".
+pub(crate) fn size_label(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} B"),
+    }
+}

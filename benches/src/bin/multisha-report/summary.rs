@@ -1,0 +1,51 @@
+//! The terminal summary: per algorithm, contenders ranked by one-shot MB/s at 64 B, 1 KiB and
+//! 16 KiB (whichever of these were measured).
+
+use crate::results::{Report, size_label};
+
+const SIZES: [usize; 3] = [64, 1024, 16384];
+
+pub(crate) fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for algo in &report.algos {
+        let columns: Vec<_> = SIZES
+            .iter()
+            .filter_map(|&size| algo.sweep.iter().find(|(s, _)| *s == size))
+            .collect();
+        out.push_str(&format!(
+            "\n{} (dispatched: {}), one-shot MB/s, ranked\n",
+            algo.algorithm, algo.dispatched
+        ));
+        if columns.is_empty() {
+            out.push_str("  (none of 64 B, 1 KiB, 16 KiB measured)\n");
+            continue;
+        }
+        out.push_str("  #  ");
+        for (size, _) in &columns {
+            out.push_str(&format!("{:<24}", size_label(*size)));
+        }
+        out.push('\n');
+        let ranked: Vec<Vec<(String, f64)>> = columns
+            .iter()
+            .map(|(size, stats)| {
+                let mut row: Vec<(String, f64)> = algo
+                    .entries
+                    .iter()
+                    .zip(stats)
+                    .map(|(e, s)| (e.name.clone(), report.mbps(*size, s.median)))
+                    .collect();
+                row.sort_by(|a, b| b.1.total_cmp(&a.1));
+                row
+            })
+            .collect();
+        for rank in 0..algo.entries.len() {
+            out.push_str(&format!("  {:<3}", rank + 1));
+            for column in &ranked {
+                let (name, mbps) = &column[rank];
+                out.push_str(&format!("{:<14}{:>8.1}  ", name, mbps));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
