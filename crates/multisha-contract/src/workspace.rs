@@ -15,13 +15,14 @@ pub struct Workspace<const WORDS: usize> {
     pub words: [u32; WORDS],
 }
 
-/// SHA-1 workspace: 80 words, room for a full expanded schedule (the portable kernels use a
-/// 16-word circular window of it).
-pub type Sha1Workspace = Workspace<80>;
+/// SHA-1 workspace: 16 words, the circular schedule window every SHA-1 kernel uses (a bigger
+/// one would only add stores to the zeroing and the wipe of every call).
+pub type Sha1Workspace = Workspace<16>;
 
-/// SHA-256 workspace: 128 words, room for the schedule of two blocks at a time (vector kernels
-/// expand two blocks in parallel); the portable kernels use the first 64.
-pub type Sha256Workspace = Workspace<128>;
+/// SHA-256 workspace: the 64-word schedule of one block. A kernel that expands two blocks at
+/// once keeps that pair in its own stack buffer and wipes it before returning: a workspace
+/// sized for it would double the zeroing and wiping of every call of every other kernel.
+pub type Sha256Workspace = Workspace<64>;
 
 impl<const WORDS: usize> Workspace<WORDS> {
     /// An all-zero workspace.

@@ -22,10 +22,7 @@ macro_rules! expand_all {
 /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
 #[inline(never)]
 pub fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let (w, _) = w
-        .words
-        .split_first_chunk_mut::<64>()
-        .expect("128-word workspace");
+    let w = &mut w.words;
     for block in blocks {
         let (words, _) = block.as_chunks::<4>();
         expand_all!(w, words; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);

@@ -7,10 +7,7 @@ use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
 /// computed on the fly.
 #[inline(never)]
 pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let (w, _) = w
-        .words
-        .split_first_chunk_mut::<16>()
-        .expect("80-word workspace");
+    let w = &mut w.words;
     for block in blocks {
         load_be(block, w);
         let [mut a, mut b, mut c, mut d, mut e] = *state;

@@ -8,10 +8,7 @@ use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace};
 /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
 #[inline(never)]
 pub fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let (w, _) = w
-        .words
-        .split_first_chunk_mut::<64>()
-        .expect("128-word workspace");
+    let w = &mut w.words;
     for block in blocks {
         load_be(block, w);
         for t in 16..64 {

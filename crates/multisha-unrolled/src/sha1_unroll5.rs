@@ -53,10 +53,7 @@ macro_rules! group {
 /// fly.
 #[inline(never)]
 pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let (w, _) = w
-        .words
-        .split_first_chunk_mut::<16>()
-        .expect("80-word workspace");
+    let w = &mut w.words;
     for block in blocks {
         load_be(block, w);
         let [mut a, mut b, mut c, mut d, mut e] = *state;

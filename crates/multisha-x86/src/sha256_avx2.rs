@@ -8,10 +8,11 @@
 //!   and Σ1 take three independent rotates and no copies.
 //!
 //! Design:
-//! * Per pair of blocks, the 2 × 64 words of `w + K` go into all 128 words of the caller's
-//!   workspace, interleaved four words per lane: words `8j..8j+4` are `w[4j..4j+4] + K` of the
-//!   first block, `8j+4..8j+8` those of the second. The workspace holds message-derived data
-//!   and the caller wipes it once per update call after this kernel returns.
+//! * Per pair of blocks, the 2 × 64 words of `w + K` go into a 128-word, 64-byte aligned buffer
+//!   on this kernel's own stack (the caller's 64-word workspace holds one block; it is left
+//!   untouched), interleaved four words per lane: words `8j..8j+4` are `w[4j..4j+4] + K` of
+//!   the first block, `8j+4..8j+8` those of the second. The buffer holds message-derived data,
+//!   so the kernel wipes it with `zeroize` once per call, after the last block.
 //! * The expansion of a pair is interleaved with the first block's rounds (two vector steps
 //!   after each eight rounds, always two groups ahead of the rounds), so the vector units work
 //!   while the integer units are busy; the second block's rounds then only read `w`. This took
@@ -32,7 +33,8 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_srli_epi64,
     _mm256_store_si256, _mm256_xor_si256,
 };
-use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace};
+use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace, Workspace};
+use zeroize::Zeroize;
 
 /// `K` laid out like the workspace: each group of four constants twice, once per lane.
 #[repr(C, align(32))]
@@ -170,7 +172,8 @@ fn feed_forward(state: &mut Sha256State, v: [u32; 8]) {
     }
 }
 
-/// Compresses `blocks` into `state`, two blocks' schedules at a time in `w` (all 128 words).
+/// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack buffer that is
+/// wiped once before returning; the caller's workspace `_w` is not used.
 ///
 /// Per pair, the schedule of both blocks is expanded while the rounds of the first run: the
 /// vector steps for groups `2i+4`, `2i+5` sit between the scalar rounds `8i..8i+8`, so the
@@ -181,8 +184,9 @@ fn feed_forward(state: &mut Sha256State, v: [u32; 8]) {
 /// The CPU must support `avx2` and `bmi2`.
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi2")]
-pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let w = &mut w.words;
+pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], _w: &mut Sha256Workspace) {
+    let mut pair = Workspace::<128>::new();
+    let w = &mut pair.words;
     let mut todo = blocks;
     while let [b0, rest @ ..] = todo {
         // An odd last block is expanded in both lanes; the high lane is then ignored.
@@ -228,6 +232,7 @@ pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256
         feed_forward(state, v);
         todo = &rest[1..];
     }
+    pair.words.as_mut_slice().zeroize();
 }
 
 #[cfg(test)]

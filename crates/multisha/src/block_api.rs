@@ -16,9 +16,7 @@ use digest::block_api::{
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::typenum::{U20, U28, U32, U40, U64};
 use digest::{HashMarker, Output};
-use multisha_contract::{
-    Family, SHA1_IV, SHA224_IV, SHA256_IV, compress_and_wipe, pad_tail, write_digest,
-};
+use multisha_contract::{Family, SHA1_IV, SHA224_IV, SHA256_IV, compress_and_wipe, write_digest};
 use zeroize::Zeroize;
 
 mod sealed {
@@ -117,17 +115,27 @@ impl<S: Spec> HashCore<S> {
         })
     }
 
-    fn finish(&self, buffer: &Buffer<Self>, out: &mut [u8]) {
-        let tail = buffer.get_data();
+    /// Pads in place in the buffer and compresses the one or two final blocks with one
+    /// workspace, wiped once.
+    fn finish(&self, buffer: &mut Buffer<Self>, out: &mut [u8]) {
         let message_len = self
             .block_len
             .wrapping_mul(64)
-            .wrapping_add(tail.len() as u64);
-        let (mut padded, used) = pad_tail(tail, message_len);
+            .wrapping_add(buffer.get_pos() as u64);
         let mut state = self.state;
-        // SAFETY: `kernel` came from the dispatcher or `pinned`, which check the CPU first.
-        unsafe { compress_and_wipe::<S::Family>(self.kernel, &mut state, &padded[..used]) };
-        padded.as_mut_slice().as_flattened_mut().zeroize();
+        let mut w = <S::Family as Family>::Workspace::default();
+        buffer.len64_padding_be(message_len.wrapping_mul(8), |block| {
+            // SAFETY: `kernel` came from the dispatcher or `pinned`, which check the CPU first.
+            unsafe {
+                S::Family::call(
+                    self.kernel,
+                    &mut state,
+                    core::slice::from_ref(&block.0),
+                    &mut w,
+                )
+            };
+        });
+        S::Family::wipe(&mut w);
         write_digest(state.as_ref(), out);
         state.as_mut().zeroize();
     }

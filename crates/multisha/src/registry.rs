@@ -22,6 +22,8 @@ pub enum Schedule {
     Workspace,
     /// In vector registers only; the workspace is untouched.
     Registers,
+    /// In a buffer on the kernel's own stack, which the kernel wipes once per call.
+    KernelStack,
 }
 
 /// One implementation of a compression function.
@@ -215,7 +217,7 @@ static SHA256_VARIANTS: &[Variant] = &[
         "avx2",
         &[Feature::Avx2, Feature::Bmi2],
         "AVX2 message schedule for two blocks at a time, scalar rounds with BMI2 rorx",
-        Schedule::Workspace,
+        Schedule::KernelStack,
         Kernel::Sha256(multisha_x86::sha256_avx2::compress),
     ),
     portable(
