@@ -5,6 +5,21 @@ use crate::results::{AlgoReport, Report};
 use plotters::prelude::*;
 use std::path::Path;
 
+/// Ten clearly distinct colours (Tableau 10); plotters' palettes repeat near-identical hues
+/// within the first ten.
+const COLOURS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
 pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<(), String> {
     let context = |e: &dyn std::fmt::Display| format!("drawing {}: {e}", path.display());
     let (Some(first), Some(last)) = (algo.sweep.first(), algo.sweep.last()) else {
@@ -60,7 +75,7 @@ pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<()
         .draw()
         .map_err(|e| context(&e))?;
     for (i, (name, points)) in series.into_iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
+        let color = COLOURS[i % COLOURS.len()].to_rgba();
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(2)))
             .map_err(|e| context(&e))?
