@@ -4,8 +4,9 @@
 //!
 //! The cross toolchain is Debian's: `qemu-user`, `gcc-aarch64-linux-gnu` (the linker),
 //! `libc6-dev-arm64-cross`, and `rustc-web` with `libstd-rust-web-dev:arm64` (a `rustc` at
-//! `/usr/bin/rustc` that has the aarch64 standard library). What is missing is installed with
-//! `apt-get` unless `--no-install` is given. Cargo itself is whichever runs this command.
+//! `/usr/bin/rustc` that has the aarch64 standard library; it pulls in `libc6:arm64`, the
+//! multiarch C library the test binaries run on). What is missing is installed with `apt-get`
+//! unless `--no-install` is given. Cargo itself is whichever runs this command.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -17,9 +18,18 @@ use std::time::{Duration, Instant};
 const TARGET: &str = "aarch64-unknown-linux-gnu";
 const LINKER: &str = "aarch64-linux-gnu-gcc";
 const QEMU: &str = "qemu-aarch64";
-/// The aarch64 sysroot `libc6-dev-arm64-cross` installs; qemu loads the dynamic linker and
-/// libc of the test binaries from here.
+/// The aarch64 sysroot `libc6-dev-arm64-cross` installs; the linker takes the C runtime from
+/// here.
 const CROSS_SYSROOT: &str = "/usr/aarch64-linux-gnu";
+/// The runner. The test binaries run on the multiarch `libc6:arm64` (`/lib/aarch64-linux-gnu`),
+/// dynamic linker included, so qemu is told to look up guest paths in `/` as they are. With
+/// `-L /usr/aarch64-linux-gnu` qemu would take the dynamic linker from the cross sysroot but
+/// `libc.so.6` from `/lib/aarch64-linux-gnu` (the only place the loader looks), two different
+/// glibc builds: `pthread_create` then loops forever in the loader's stack cache, so every
+/// libtest binary hangs after "running N tests".
+const RUNNER: &str = "qemu-aarch64 -L /";
+/// The aarch64 dynamic linker `libc6:arm64` installs, which the runner uses.
+const AARCH64_LOADER: &str = "/lib/ld-linux-aarch64.so.1";
 /// Debian's compiler, which (unlike a rustup toolchain without the target added) ships the
 /// aarch64 standard library as `libstd-rust-web-dev:arm64`.
 const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
@@ -59,8 +69,8 @@ multisha-full-unroll, multisha-armv8 and multisha for aarch64-unknown-linux-gnu 
 Debian's /usr/bin/rustc, runs them under qemu-aarch64 with the default dispatch, then runs
 the multisha tests once per forced portable variant (MULTISHA_SHA1 / MULTISHA_SHA256).
 
-Installs what is missing (qemu-user, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, rustc-web,
-libstd-rust-web-dev:arm64) with apt-get, as root or through sudo.
+Installs what is missing (qemu-user, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, libc6:arm64,
+rustc-web, libstd-rust-web-dev:arm64) with apt-get, as root or through sudo.
 
 Build output goes to $CARGO_TARGET_DIR/aarch64, or target/aarch64 in the workspace.
 
@@ -83,6 +93,8 @@ pub(crate) enum Error {
     Failed { context: String, status: ExitStatus },
     /// Some test runs failed (the summary above says which).
     TestsFailed { failed: usize, runs: usize },
+    /// The dispatcher crate did not build; the other crates were tested.
+    DispatcherBroken { failed_runs: usize },
 }
 
 impl fmt::Display for Error {
@@ -102,6 +114,11 @@ impl fmt::Display for Error {
             Self::Io { context, source } => write!(f, "{context}: {source}"),
             Self::Failed { context, status } => write!(f, "{context} failed ({status})"),
             Self::TestsFailed { failed, runs } => write!(f, "{failed} of {runs} test runs failed"),
+            Self::DispatcherBroken { failed_runs } => write!(
+                f,
+                "{DISPATCHER} did not build for {TARGET}; the other crates were tested \
+                 ({failed_runs} run(s) failed)"
+            ),
         }
     }
 }
@@ -157,8 +174,9 @@ fn cross_test(options: &Options) -> Result<(), Error> {
     }
 
     // Build every test binary first, so a compile error stops here and not half-way through
-    // the runs. The dispatcher is built in the same call when it builds; if it does not, the
-    // other crates are still built and tested and the dispatcher counts as a failure.
+    // the runs. When the build with the dispatcher fails, the library crates are built alone:
+    // if they build, the dispatcher is the culprit, and the others are still tested (the
+    // dispatcher counts as a failure); if they do not, there is nothing to test.
     let step = Instant::now();
     let mut packages: Vec<&str> = LIBRARY_PACKAGES.to_vec();
     let has_dispatcher = root
@@ -166,33 +184,27 @@ fn cross_test(options: &Options) -> Result<(), Error> {
         .join(DISPATCHER)
         .join("Cargo.toml")
         .is_file();
-    let mut dispatcher_builds = false;
     if has_dispatcher {
         packages.push(DISPATCHER);
-        say(&format!(
-            "building tests of {} for {TARGET}",
-            packages.join(", ")
-        ));
-        dispatcher_builds = cargo.build_tests(&packages)?.success();
-        if !dispatcher_builds {
-            packages.pop();
-            say(&format!(
-                "building without {DISPATCHER}, which did not build"
-            ));
-        }
     }
-    if !dispatcher_builds {
+    say(&format!(
+        "building tests of {} for {TARGET}",
+        packages.join(", ")
+    ));
+    let mut status = cargo.build_tests(&packages)?;
+    let dispatcher_builds = has_dispatcher && status.success();
+    if has_dispatcher && !status.success() {
+        packages.pop();
         say(&format!(
-            "building tests of {} for {TARGET}",
-            packages.join(", ")
+            "the build failed; building without {DISPATCHER} to see whether it is the culprit"
         ));
-        let status = cargo.build_tests(&packages)?;
-        if !status.success() {
-            return Err(Error::Failed {
-                context: format!("building the tests of {}", packages.join(", ")),
-                status,
-            });
-        }
+        status = cargo.build_tests(&packages)?;
+    }
+    if !status.success() {
+        return Err(Error::Failed {
+            context: format!("building the tests of {}", packages.join(", ")),
+            status,
+        });
     }
     let build_time = step.elapsed();
 
@@ -241,16 +253,16 @@ fn cross_test(options: &Options) -> Result<(), Error> {
         secs(runs.iter().map(|r| r.time).sum()),
     );
 
-    let mut failed = runs.iter().filter(|r| !r.passed()).count();
-    let mut total = runs.len();
+    let failed = runs.iter().filter(|r| !r.passed()).count();
     if has_dispatcher && !dispatcher_builds {
-        failed += 1;
-        total += 1 + FORCED_RUNS.len();
+        return Err(Error::DispatcherBroken {
+            failed_runs: failed,
+        });
     }
     if failed > 0 {
         return Err(Error::TestsFailed {
             failed,
-            runs: total,
+            runs: runs.len(),
         });
     }
     Ok(())
@@ -293,7 +305,7 @@ const REQUIREMENTS: &[Requirement] = &[
         packages: &["gcc-aarch64-linux-gnu"],
     },
     Requirement {
-        what: "the aarch64 C library (/usr/aarch64-linux-gnu)",
+        what: "the aarch64 C library to link with (/usr/aarch64-linux-gnu)",
         present: || {
             Path::new(CROSS_SYSROOT)
                 .join("lib")
@@ -301,6 +313,11 @@ const REQUIREMENTS: &[Requirement] = &[
                 .is_file()
         },
         packages: &["libc6-dev-arm64-cross"],
+    },
+    Requirement {
+        what: "the aarch64 runtime C library (/lib/ld-linux-aarch64.so.1)",
+        present: || Path::new(AARCH64_LOADER).is_file(),
+        packages: &["libc6:arm64"],
     },
     Requirement {
         what: "/usr/bin/rustc with the aarch64 standard library",
@@ -339,7 +356,7 @@ fn ensure_toolchain(options: &Options) -> Result<(), Error> {
     let missing: Vec<&Requirement> = REQUIREMENTS.iter().filter(|r| !(r.present)()).collect();
     if missing.is_empty() {
         say(&format!(
-            "cross toolchain present ({QEMU}, {LINKER}, {CROSS_SYSROOT}, {DEBIAN_RUSTC}); skipping apt-get"
+            "cross toolchain present ({QEMU}, {LINKER}, {CROSS_SYSROOT}, {AARCH64_LOADER}, {DEBIAN_RUSTC}); skipping apt-get"
         ));
         return Ok(());
     }
@@ -480,10 +497,10 @@ impl Cargo {
             .env("RUSTC", DEBIAN_RUSTC)
             .env("CARGO_TARGET_DIR", &self.target_dir)
             .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", LINKER)
-            .env(
-                "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER",
-                format!("{QEMU} -L {CROSS_SYSROOT}"),
-            );
+            .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER", RUNNER)
+            // Tests that re-run their own binary in a child process must go through qemu too
+            // (the host cannot exec an aarch64 binary): they prefix it with this command.
+            .env("MULTISHA_TEST_RUNNER", RUNNER);
         if self.doctests {
             command.env("RUSTDOC", DEBIAN_RUSTDOC);
         }

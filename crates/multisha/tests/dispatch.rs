@@ -6,7 +6,17 @@ use std::process::Command;
 /// Runs this test binary again with `env` set, executing only the `report_active` helper test,
 /// and returns its standard output (the probe runs once per process, so overrides need one).
 fn child_report(env: &[(&str, &str)]) -> String {
-    let mut command = Command::new(std::env::current_exe().expect("test binary path"));
+    let exe = std::env::current_exe().expect("test binary path");
+    // Under an emulator (`cargo xtask cross-test` sets the runner) the child runs through it too.
+    let mut command = match std::env::var("MULTISHA_TEST_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut command = Command::new(words.next().expect("a runner program"));
+            command.args(words).arg(exe);
+            command
+        }
+        _ => Command::new(exe),
+    };
     command.args([
         "--exact",
         "report_active",
