@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::system::{SystemError, apt_install, capture, is_root, run_setup, say, workspace_root};
+
 const TARGET: &str = "aarch64-unknown-linux-gnu";
 const LINKER: &str = "aarch64-linux-gnu-gcc";
 const QEMU: &str = "qemu-aarch64";
@@ -119,6 +121,15 @@ impl fmt::Display for Error {
                 "{DISPATCHER} did not build for {TARGET}; the other crates were tested \
                  ({failed_runs} run(s) failed)"
             ),
+        }
+    }
+}
+
+impl From<SystemError> for Error {
+    fn from(error: SystemError) -> Self {
+        match error {
+            SystemError::Io { context, source } => Self::Io { context, source },
+            SystemError::Failed { context, status } => Self::Failed { context, status },
         }
     }
 }
@@ -268,16 +279,6 @@ fn cross_test(options: &Options) -> Result<(), Error> {
     Ok(())
 }
 
-/// The workspace root: the parent of this crate's directory.
-fn workspace_root() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
-}
-
-fn say(message: &str) {
-    eprintln!("xtask: {message}");
-}
-
 fn secs(time: Duration) -> String {
     format!("{:.1}s", time.as_secs_f64())
 }
@@ -378,69 +379,11 @@ fn ensure_toolchain(options: &Options) -> Result<(), Error> {
     if !foreign.split_whitespace().any(|arch| arch == "arm64") {
         run_setup(sudo, "dpkg", &["--add-architecture", "arm64"])?;
     }
-    run_setup(sudo, "apt-get", &["update"])?;
-    let mut install = vec!["install", "-y", "--no-install-recommends"];
-    install.extend(&packages);
-    run_setup(sudo, "apt-get", &install)?;
+    apt_install(&packages)?;
 
     if let Some(requirement) = REQUIREMENTS.iter().find(|r| !(r.present)()) {
         return Err(Error::StillMissing {
             what: requirement.what.to_owned(),
-        });
-    }
-    Ok(())
-}
-
-fn is_root() -> bool {
-    capture("id", &["-u"]).is_ok_and(|uid| uid.trim() == "0")
-}
-
-/// Runs a command and returns its standard output.
-fn capture(program: &str, args: &[&str]) -> Result<String, Error> {
-    let output = Command::new(program)
-        .args(args)
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|source| Error::Io {
-            context: format!("running `{program}`"),
-            source,
-        })?;
-    if !output.status.success() {
-        return Err(Error::Failed {
-            context: format!("`{program} {}`", args.join(" ")),
-            status: output.status,
-        });
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-/// Runs one setup command (through sudo when not root), printing it first.
-fn run_setup(sudo: bool, program: &str, args: &[&str]) -> Result<(), Error> {
-    let line = format!(
-        "{}{program} {}",
-        if sudo { "sudo " } else { "" },
-        args.join(" ")
-    );
-    say(&format!("running: {line}"));
-    let mut command = if sudo {
-        let mut command = Command::new("sudo");
-        command.arg(program);
-        command
-    } else {
-        Command::new(program)
-    };
-    let status = command
-        .args(args)
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status()
-        .map_err(|source| Error::Io {
-            context: format!("running `{line}`"),
-            source,
-        })?;
-    if !status.success() {
-        return Err(Error::Failed {
-            context: format!("`{line}`"),
-            status,
         });
     }
     Ok(())

@@ -6,6 +6,7 @@
 
 mod cross_test;
 mod report;
+mod system;
 
 use std::error::Error;
 use std::process::ExitCode;
