@@ -13,3 +13,24 @@
 pub mod sha1_armv8;
 #[cfg(target_arch = "aarch64")]
 pub mod sha256_armv8;
+
+#[cfg(all(test, target_arch = "aarch64"))]
+mod tests {
+    extern crate std;
+
+    /// Whether the CPU has the SHA instructions; with `MULTISHA_EXPECT_ARMV8=1` (the
+    /// cross-test under qemu) their absence fails the test instead of skipping it.
+    pub(crate) fn has_sha2(label: &str) -> bool {
+        let detected = std::arch::is_aarch64_feature_detected!("sha2");
+        if std::env::var_os("MULTISHA_EXPECT_ARMV8").is_some_and(|v| v == "1") {
+            assert!(
+                detected,
+                "MULTISHA_EXPECT_ARMV8=1 but the CPU has no SHA instructions"
+            );
+        }
+        if !detected {
+            std::eprintln!("{label}: skipped, the CPU has no SHA instructions");
+        }
+        detected
+    }
+}

@@ -153,11 +153,11 @@ pub(crate) fn hash_file(kind: Kind, name: &[u8], progress: &Progress) -> io::Res
     let mut file = File::open(OsStr::from_bytes(name))?;
     let meta = file.metadata()?;
     if meta.is_file() && meta.len() >= MMAP_MIN {
-        // SAFETY: `Mmap::map` is unsafe because the mapping aliases the file: if another
-        // process truncates or rewrites it while we hash, we may read changed bytes or get
-        // SIGBUS. Like ripgrep, we accept that risk for regular files only (never for pipes,
-        // devices or procfs-like files), since a concurrent writer would make a checksum
-        // meaningless anyway; the map is read-only and dropped before returning.
+        // `Mmap::map` is unsafe because the mapping aliases the file: if another process
+        // truncates or rewrites it while we hash, we may read changed bytes or get SIGBUS.
+        // Like ripgrep, we accept that risk for regular files only (never for pipes, devices
+        // or procfs-like files), since a concurrent writer makes any checksum meaningless.
+        // SAFETY: a regular file, mapped read-only, the map dropped before returning.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
             return Ok(hash_bytes(kind, &map, progress));
         }

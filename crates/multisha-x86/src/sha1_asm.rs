@@ -132,11 +132,11 @@ macro_rules! five {
 pub unsafe fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
     let Some(last) = blocks.last() else { return };
     let [a, b, c, d, e] = *state;
-    // SAFETY: the loop reads whole 64-byte blocks from `blocks.as_ptr()` up to one past `last`
-    // (the slice is non-empty, so it runs at least once), reads and writes the 5 words of
-    // `state` and the 16 words of `w`, all through exclusive or shared borrows
-    // held for the call. It clobbers only its declared operands and the flags, and does not
-    // touch the stack.
+    // The loop reads whole 64-byte blocks from `blocks.as_ptr()` up to one past `last` (the
+    // slice is non-empty, so it runs at least once), reads and writes the 5 words of `state`
+    // and the 16 words of `w`, all through exclusive or shared borrows held for the call.
+    // SAFETY: it touches only that memory, clobbers only its declared operands and the
+    // flags, and does not touch the stack.
     unsafe {
         core::arch::asm!(
             "2:",
