@@ -164,12 +164,17 @@ macro_rules! eight_rounds {
     };
 }
 
-/// Adds the working variables into the chaining state.
+/// Adds the working variables into the chaining state, and leaves it in memory.
+///
+/// Left alone, LLVM keeps the eight state words in registers across the whole block loop,
+/// which leaves the rounds six registers for eight working variables and their temporaries:
+/// they spill on every round. The state is needed once per block, so it lives in memory.
 #[inline]
 fn feed_forward(state: &mut Sha256State, v: [u32; 8]) {
     for (s, x) in state.iter_mut().zip(v) {
         *s = s.wrapping_add(x);
     }
+    core::hint::black_box(state);
 }
 
 /// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack buffer that is
