@@ -111,7 +111,7 @@ impl<S: Spec> HashCore<S> {
         Ok(Self {
             state: S::IV,
             block_len: 0,
-            kernel: dispatch::pinned::<S::Family>(variant)?,
+            kernel: S::Family::kernel_of(variant),
         })
     }
 
@@ -125,7 +125,7 @@ impl<S: Spec> HashCore<S> {
         let mut state = self.state;
         let mut w = <S::Family as Family>::Workspace::default();
         buffer.len64_padding_be(message_len.wrapping_mul(8), |block| {
-            // SAFETY: `kernel` came from the dispatcher or `pinned`, which check the CPU first.
+            // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
             unsafe {
                 S::Family::call(
                     self.kernel,
@@ -181,7 +181,7 @@ impl<S: Spec> UpdateCore for HashCore<S> {
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
         self.block_len = self.block_len.wrapping_add(blocks.len() as u64);
         let blocks = Array::cast_slice_to_core(blocks);
-        // SAFETY: `kernel` came from the dispatcher or `pinned`, which check the CPU first.
+        // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
         unsafe { compress_and_wipe::<S::Family>(self.kernel, &mut self.state, blocks) };
     }
 }

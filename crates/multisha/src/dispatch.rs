@@ -213,16 +213,3 @@ pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error
     }
     Ok(variant)
 }
-
-/// The kernel of `variant` for family `F`, if this CPU can run it.
-///
-/// # Errors
-/// The variant needs a feature this CPU lacks.
-pub(crate) fn pinned<F: Dispatched>(variant: &'static Variant) -> Result<F::Kernel, Error> {
-    let features = CpuFeatures::detect();
-    if variant.is_available_on(features) {
-        Ok(F::kernel_of(variant))
-    } else {
-        Err(Error::unsupported(variant, features))
-    }
-}

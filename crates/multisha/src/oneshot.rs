@@ -8,7 +8,7 @@ use multisha_contract::{Family, oneshot, write_digest};
 
 #[inline(always)]
 fn hash<S: Spec, const N: usize>(kernel: <S::Family as Family>::Kernel, data: &[u8]) -> [u8; N] {
-    // SAFETY: kernels come from the dispatcher or from `pinned`, which check the CPU first.
+    // SAFETY: kernels come from the dispatcher or from a `Pinned`, which check the CPU first.
     let state = unsafe { oneshot::<S::Family>(kernel, S::IV, data) };
     let mut out = [0u8; N];
     write_digest(state.as_ref(), &mut out);
@@ -64,14 +64,7 @@ impl Pinned {
     /// # Errors
     /// A variant this CPU cannot run.
     pub fn from_variant(variant: &'static Variant) -> Result<Self, Error> {
-        match variant.algorithm() {
-            crate::Algorithm::Sha1 => {
-                dispatch::pinned::<multisha_contract::Sha1>(variant).map(drop)?
-            }
-            crate::Algorithm::Sha256 => {
-                dispatch::pinned::<multisha_contract::Sha256>(variant).map(drop)?
-            }
-        }
+        let variant = crate::select::require_available(variant, crate::CpuFeatures::detect())?;
         Ok(Self { variant })
     }
 

@@ -62,6 +62,15 @@ pub fn lookup(
 ) -> Result<&'static Variant, Error> {
     let variant = registry::find_variant(algorithm, name)
         .ok_or_else(|| Error::unknown(algorithm, name, features))?;
+    require_available(variant, features)
+}
+
+/// `variant` itself, if a CPU with `features` can run it: the one check that stands between a
+/// kernel and a SIGILL.
+pub(crate) fn require_available(
+    variant: &'static Variant,
+    features: CpuFeatures,
+) -> Result<&'static Variant, Error> {
     if variant.is_available_on(features) {
         Ok(variant)
     } else {
