@@ -1,5 +1,6 @@
 //! report.md: machine, dispatch decisions, code sizes, throughput tables, cold cache, ratios.
 
+use crate::measure::Cell;
 use crate::results::{AlgoReport, Report, size_label};
 use multisha_benches::Kind;
 use std::fmt::Write;
@@ -7,6 +8,17 @@ use std::fmt::Write;
 fn table_header(out: &mut String, first: &str, names: &[&str]) {
     let _ = writeln!(out, "| {first} | {} |", names.join(" | "));
     let _ = writeln!(out, "|---|{}", "---:|".repeat(names.len()));
+}
+
+/// One table row: a label, then one cell per contender.
+fn table_row(out: &mut String, label: &str, cells: impl Iterator<Item = String>) {
+    let cells: Vec<String> = cells.collect();
+    let _ = writeln!(out, "| {label} | {} |", cells.join(" | "));
+}
+
+/// The row label of a tcrypt cell: bytes per message / bytes per update.
+fn cell_label(cell: &Cell) -> String {
+    format!("{} / {}", cell.len, cell.chunk.unwrap_or(cell.len))
 }
 
 pub(crate) fn render(report: &Report, plots: &[String]) -> String {
@@ -85,11 +97,10 @@ fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str)
     );
     table_header(out, "bytes", &names);
     for (size, stats) in &algo.sweep {
-        let cells: Vec<String> = stats
+        let cells = stats
             .iter()
-            .map(|s| format!("{:.1}", report.mbps(*size, s.median)))
-            .collect();
-        let _ = writeln!(out, "| {} | {} |", size_label(*size), cells.join(" | "));
+            .map(|s| format!("{:.1}", report.mbps(*size, s.median)));
+        table_row(out, &size_label(*size), cells);
     }
 
     let _ = writeln!(
@@ -99,32 +110,18 @@ fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str)
     );
     table_header(out, "message / update", &names);
     for (cell, stats) in &algo.tcrypt {
-        let cells: Vec<String> = stats
+        let cells = stats
             .iter()
-            .map(|s| format!("{:.2}", s.median / cell.len as f64))
-            .collect();
-        let _ = writeln!(
-            out,
-            "| {} / {} | {} |",
-            cell.len,
-            cell.chunk.unwrap_or(cell.len),
-            cells.join(" | ")
-        );
+            .map(|s| format!("{:.2}", s.median / cell.len as f64));
+        table_row(out, &cell_label(cell), cells);
     }
     let _ = writeln!(out, "\n### tcrypt matrix: MB/s\n");
     table_header(out, "message / update", &names);
     for (cell, stats) in &algo.tcrypt {
-        let cells: Vec<String> = stats
+        let cells = stats
             .iter()
-            .map(|s| format!("{:.1}", report.mbps(cell.len, s.median)))
-            .collect();
-        let _ = writeln!(
-            out,
-            "| {} / {} | {} |",
-            cell.len,
-            cell.chunk.unwrap_or(cell.len),
-            cells.join(" | ")
-        );
+            .map(|s| format!("{:.1}", report.mbps(cell.len, s.median)));
+        table_row(out, &cell_label(cell), cells);
     }
 
     if !algo.cold.is_empty() {
@@ -135,18 +132,14 @@ fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str)
         );
         table_header(out, "bytes", &names);
         for (size, stats) in &algo.cold {
-            let cells: Vec<String> = stats
-                .iter()
-                .map(|(cold, hot)| {
-                    format!(
-                        "{:.0} cold / {:.0} hot ({:.1}x)",
-                        cold.median,
-                        hot.median,
-                        cold.median / hot.median
-                    )
-                })
-                .collect();
-            let _ = writeln!(out, "| {} | {} |", size_label(*size), cells.join(" | "));
+            let cells = stats.iter().map(|(cold, hot)| {
+                let ratio = cold.median / hot.median;
+                format!(
+                    "{:.0} cold / {:.0} hot ({ratio:.1}x)",
+                    cold.median, hot.median
+                )
+            });
+            table_row(out, &size_label(*size), cells);
         }
     }
 
@@ -171,10 +164,9 @@ fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str)
     table_header(out, "bytes", &labels);
     for (size, stats) in &algo.sweep {
         // Throughput ratio a/b is the inverse of the time ratio.
-        let cells: Vec<String> = pairs
+        let cells = pairs
             .iter()
-            .map(|(_, a, b)| format!("{:.2}", stats[*b].median / stats[*a].median))
-            .collect();
-        let _ = writeln!(out, "| {} | {} |", size_label(*size), cells.join(" | "));
+            .map(|(_, a, b)| format!("{:.2}", stats[*b].median / stats[*a].median));
+        table_row(out, &size_label(*size), cells);
     }
 }
