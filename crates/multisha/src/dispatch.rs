@@ -7,6 +7,8 @@
 //! and reason) is packed into an `AtomicU32`, the single source of truth: the pointer is only
 //! its cache.
 
+#[cfg(test)]
+use crate::Feature;
 use crate::select::{Reason, Selection, choose, lookup};
 use crate::{Algorithm, CpuFeatures, Error, Variant, registry};
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
@@ -198,7 +200,18 @@ pub fn active(algorithm: Algorithm) -> Selection {
 /// An unknown name, or a variant this CPU cannot run (then nothing changes); the message
 /// lists the available variants.
 pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error> {
-    let variant = lookup(algorithm, name, CpuFeatures::detect())?;
+    force_on(algorithm, name, CpuFeatures::detect())
+}
+
+/// [`force`] with the CPU's features given: tests pass a set that lacks a feature to prove the
+/// refusal. Private, since a set that claims more than the CPU has would install a kernel it
+/// cannot run.
+fn force_on(
+    algorithm: Algorithm,
+    name: &str,
+    features: CpuFeatures,
+) -> Result<&'static Variant, Error> {
+    let variant = lookup(algorithm, name, features)?;
     SELECTION[algorithm.index()].store(pack(variant, Reason::Forced), Ordering::Release);
     match algorithm {
         Algorithm::Sha1 => {
@@ -212,4 +225,47 @@ pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error
         }
     }
     Ok(variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn force_refuses_every_variant_whose_feature_is_missing_and_changes_nothing() {
+        for algorithm in Algorithm::ALL {
+            for variant in registry::variants(algorithm) {
+                for &feature in variant.requires() {
+                    let before = active(algorithm).variant.name();
+                    let cpu = CpuFeatures::detect().without(feature);
+                    let error = force_on(algorithm, variant.name(), cpu).expect_err("refused");
+                    assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
+                    assert_eq!(
+                        active(algorithm).variant.name(),
+                        before,
+                        "{variant}: nothing changed"
+                    );
+                }
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn shani_and_avx2_are_refused_without_their_features() {
+        use crate::Feature;
+        let all = CpuFeatures::detect();
+        for (algorithm, name, missing) in [
+            (Algorithm::Sha1, "shani", Feature::Sha),
+            (Algorithm::Sha256, "shani", Feature::Sha),
+            (Algorithm::Sha256, "shani", Feature::Sse41),
+            (Algorithm::Sha256, "avx2", Feature::Avx2),
+            (Algorithm::Sha256, "avx2", Feature::Bmi2),
+        ] {
+            let error = force_on(algorithm, name, all.without(missing)).expect_err("refused");
+            let message = std::format!("{error}");
+            assert!(message.contains("cannot run on this CPU"), "{message}");
+            assert!(message.contains(missing.name()), "{message}");
+        }
+    }
 }
