@@ -7,8 +7,6 @@
 //! and reason) is packed into an `AtomicU32`, the single source of truth: the pointer is only
 //! its cache.
 
-#[cfg(test)]
-use crate::Feature;
 use crate::select::{Reason, Selection, choose, lookup};
 use crate::{Algorithm, CpuFeatures, Error, Variant, registry};
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
