@@ -93,7 +93,16 @@ impl Dispatched for Sha256 {
     }
 }
 
-/// The installed kernel of `F`, probing first if nothing is installed yet.
+/// The slot's kernel as it is, one relaxed load: the probe until the first call through it
+/// has installed the choice. The one-shot functions call through it directly.
+#[inline(always)]
+pub(crate) fn installed<F: Dispatched>() -> F::Kernel {
+    // SAFETY: the slot only ever holds pointers stored through `F::to_ptr`.
+    unsafe { F::from_ptr(F::slot().load(Ordering::Relaxed)) }
+}
+
+/// The chosen kernel of `F`, never the probe: hashers keep it for their whole life, so they
+/// resolve the choice when they are created rather than on every update.
 #[inline(always)]
 pub(crate) fn current<F: Dispatched>() -> F::Kernel {
     let ptr = F::slot().load(Ordering::Relaxed);

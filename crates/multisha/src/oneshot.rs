@@ -18,19 +18,19 @@ fn hash<S: Spec, const N: usize>(kernel: <S::Family as Family>::Kernel, data: &[
 /// SHA-1 of `data` with the dispatched variant.
 #[inline]
 pub fn sha1(data: &[u8]) -> [u8; 20] {
-    hash::<Sha1Spec, 20>(dispatch::current::<<Sha1Spec as Spec>::Family>(), data)
+    hash::<Sha1Spec, 20>(dispatch::installed::<<Sha1Spec as Spec>::Family>(), data)
 }
 
 /// SHA-224 of `data` with the dispatched SHA-256 variant.
 #[inline]
 pub fn sha224(data: &[u8]) -> [u8; 28] {
-    hash::<Sha224Spec, 28>(dispatch::current::<<Sha224Spec as Spec>::Family>(), data)
+    hash::<Sha224Spec, 28>(dispatch::installed::<<Sha224Spec as Spec>::Family>(), data)
 }
 
 /// SHA-256 of `data` with the dispatched variant.
 #[inline]
 pub fn sha256(data: &[u8]) -> [u8; 32] {
-    hash::<Sha256Spec, 32>(dispatch::current::<<Sha256Spec as Spec>::Family>(), data)
+    hash::<Sha256Spec, 32>(dispatch::installed::<<Sha256Spec as Spec>::Family>(), data)
 }
 
 /// One-shot hashing pinned to one variant, without touching the global choice: auditors
