@@ -311,6 +311,13 @@ pub(crate) fn run(o: &Options) -> bool {
     for f in &o.files {
         ok &= check_file(o, f.as_bytes(), &mut out);
     }
+    // Like the hashing mode: a failed write (a full disk, say) fails the run.
+    if let Err(e) = out.flush() {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("{}: write error: {}", o.prog, strerror(&e));
+        }
+        return false;
+    }
     ok
 }
 
