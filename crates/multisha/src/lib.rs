@@ -104,3 +104,8 @@ macro_rules! with_variant {
     )*};
 }
 with_variant!(Sha1, Sha224, Sha256);
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
