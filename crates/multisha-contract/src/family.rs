@@ -12,7 +12,7 @@ pub trait Family: 'static {
     /// The chaining state (`[u32; 5]` or `[u32; 8]`).
     type State: Copy + AsRef<[u32]> + AsMut<[u32]> + core::fmt::Debug + PartialEq;
     /// The schedule workspace the caller owns and wipes.
-    type Workspace: Default;
+    type Workspace: Default + AsMut<[u32]>;
     /// The kernel function-pointer type.
     type Kernel: Copy;
 

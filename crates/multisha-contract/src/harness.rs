@@ -150,9 +150,11 @@ fn multi_block<F: Family>(
         unsafe { F::call(kernel, &mut whole, blocks, &mut w) };
 
         let mut one_by_one = iv;
+        // One workspace for every call, full of garbage to start with: a kernel must write its
+        // schedule before reading it and must not depend on what an earlier call left.
+        let mut w = F::Workspace::default();
+        w.as_mut().fill(0xdead_beef);
         for block in blocks {
-            // A fresh workspace per call: kernels must not depend on what it held before.
-            let mut w = F::Workspace::default();
             // SAFETY: as above.
             unsafe {
                 F::call(

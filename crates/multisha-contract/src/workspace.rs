@@ -42,6 +42,12 @@ impl<const WORDS: usize> Workspace<WORDS> {
     }
 }
 
+impl<const WORDS: usize> AsMut<[u32]> for Workspace<WORDS> {
+    fn as_mut(&mut self) -> &mut [u32] {
+        &mut self.words
+    }
+}
+
 impl<const WORDS: usize> Default for Workspace<WORDS> {
     #[inline(always)]
     fn default() -> Self {
