@@ -6,14 +6,14 @@
 #![allow(missing_docs)]
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use multisha::Algorithm;
+use multisha::engine::Algorithm;
 use multisha_benches::contenders;
 use std::hint::black_box;
 
 const SIZES: [usize; 7] = [16, 64, 256, 1024, 8192, 16384, 1 << 20];
 
 fn bench(c: &mut Criterion) {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         let contenders = contenders(algorithm);
         let mut group = c.benchmark_group(algorithm.id());
         for size in SIZES {

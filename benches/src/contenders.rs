@@ -1,11 +1,15 @@
 //! The contenders: a name, what it is, and two hashing entry points (one-shot and streaming)
 //! as boxed closures, so callers loop over them without knowing the concrete hasher.
+//!
+//! The multisha side is generic over the hash function ([`family`]); what is per algorithm is
+//! only the list of peers ([`peers`]).
 
-use multisha::{Algorithm, Digest, Pinned, Variant};
+use multisha::engine::{Algorithm, Pinned, Variant};
+use multisha::{Digest, HashFunction};
 use std::fmt;
 
-/// A digest of either algorithm, zero-padded to 32 bytes so hashing never allocates.
-pub type Output = [u8; 32];
+/// A digest of any algorithm, zero-padded to 64 bytes so hashing never allocates.
+pub type Output = [u8; 64];
 
 type OneShot = Box<dyn Fn(&[u8]) -> Output>;
 type Stream = Box<dyn Fn(&[u8], usize) -> Output>;
@@ -38,6 +42,8 @@ pub struct Contender {
     kind: Kind,
     algorithm: Algorithm,
     variant: Option<&'static Variant>,
+    digest_len: usize,
+    description: String,
     oneshot: OneShot,
     stream: Stream,
 }
@@ -73,6 +79,16 @@ impl Contender {
         self.variant
     }
 
+    /// Bytes of the digest it computes (the rest of an [`Output`] is zero).
+    pub fn digest_len(&self) -> usize {
+        self.digest_len
+    }
+
+    /// One line on what it is.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
     /// The digest of `data` through the library's one-shot function.
     #[inline]
     pub fn oneshot(&self, data: &[u8]) -> Output {
@@ -88,7 +104,7 @@ impl Contender {
 }
 
 fn pad(digest: &[u8]) -> Output {
-    let mut out = [0u8; 32];
+    let mut out = [0u8; 64];
     out[..digest.len()].copy_from_slice(digest);
     out
 }
@@ -112,139 +128,163 @@ fn stream_new<D: Digest>(data: &[u8], chunk: usize) -> Output {
     pad(&hasher.finalize())
 }
 
-fn stream_ring(algorithm: &'static ring::digest::Algorithm, data: &[u8], chunk: usize) -> Output {
-    let mut context = ring::digest::Context::new(algorithm);
-    for piece in data.chunks(chunk.max(1)) {
-        context.update(piece);
-    }
-    pad(context.finish().as_ref())
+/// The multisha contenders of hash function `H`: every variant this CPU runs, pinned (registry
+/// order, best first), then the dispatched path.
+fn family<H>() -> Vec<Contender>
+where
+    H: HashFunction + Digest + Clone + 'static,
+{
+    let algorithm = H::algorithm();
+    let digest_len = <H as Digest>::output_size();
+    let mut all: Vec<Contender> = algorithm
+        .variants()
+        .iter()
+        .filter_map(|variant| {
+            let pin = Pinned::<H>::from_variant(variant).ok()?;
+            let fresh = <H as HashFunction>::with_variant(variant.name()).ok()?;
+            Some(Contender {
+                name: variant.name().to_string(),
+                kind: Kind::Variant,
+                algorithm,
+                variant: Some(variant),
+                digest_len,
+                description: variant.description().to_string(),
+                oneshot: Box::new(move |d| pad(pin.hash(d).as_ref())),
+                stream: Box::new(move |d, c| stream_clone(&fresh, d, c)),
+            })
+        })
+        .collect();
+    let dispatched = algorithm.active().variant;
+    all.push(Contender {
+        name: "dispatched".into(),
+        kind: Kind::Dispatched,
+        algorithm,
+        variant: Some(dispatched),
+        digest_len,
+        description: format!(
+            "multisha::{}() one-shot, its hasher's new()/update()/finalize() streaming",
+            H::id()
+        ),
+        oneshot: Box::new(|d| pad(H::oneshot(d).as_ref())),
+        stream: Box::new(stream_new::<H>),
+    });
+    all
 }
 
-macro_rules! stream_openssl {
-    ($hasher:ty, $data:expr, $chunk:expr) => {{
-        let mut hasher = <$hasher>::new();
-        for piece in $data.chunks($chunk.max(1)) {
-            hasher.update(piece);
-        }
-        pad(&hasher.finish())
-    }};
-}
-
-fn contender(
+fn peer(
     name: &str,
-    kind: Kind,
-    variant: Option<&'static Variant>,
     algorithm: Algorithm,
+    digest_len: usize,
+    description: &str,
     oneshot: OneShot,
     stream: Stream,
 ) -> Contender {
     Contender {
         name: name.to_string(),
-        kind,
+        kind: Kind::Peer,
         algorithm,
-        variant,
+        variant: None,
+        digest_len,
+        description: description.to_string(),
         oneshot,
         stream,
     }
 }
 
-fn pinned(variant: &'static Variant) -> Option<Contender> {
-    let pin = Pinned::from_variant(variant).ok()?;
-    let name = variant.name();
-    let algorithm = variant.algorithm();
-    let (oneshot, stream): (OneShot, Stream) = match algorithm {
-        Algorithm::Sha1 => {
-            let fresh = multisha::Sha1::with_variant(name).ok()?;
-            (
-                Box::new(move |d| pad(&pin.sha1(d).unwrap_or_default())),
-                Box::new(move |d, c| stream_clone(&fresh, d, c)),
-            )
-        }
-        Algorithm::Sha256 => {
-            let fresh = multisha::Sha256::with_variant(name).ok()?;
-            (
-                Box::new(move |d| pin.sha256(d).unwrap_or_default()),
-                Box::new(move |d, c| stream_clone(&fresh, d, c)),
-            )
-        }
-    };
-    Some(contender(
-        name,
-        Kind::Variant,
-        Some(variant),
+/// A RustCrypto hasher as a peer.
+fn rustcrypto<D: Digest + 'static>(algorithm: Algorithm, crate_name: &str) -> Contender {
+    peer(
+        "rustcrypto",
         algorithm,
-        oneshot,
-        stream,
-    ))
+        <D as Digest>::output_size(),
+        &format!("RustCrypto {crate_name} 0.11 (own CPU dispatch, SHA-NI/ARMv8 when present)"),
+        Box::new(|d| pad(&D::digest(d))),
+        Box::new(stream_new::<D>),
+    )
 }
 
-/// Every contender for `algorithm`: the variants this CPU runs (registry order, best first),
-/// then the dispatched path, then the peers `rustcrypto`, `ring` and `openssl`.
+/// A ring algorithm as a peer.
+fn ring(algorithm: Algorithm, digest: &'static ring::digest::Algorithm) -> Contender {
+    peer(
+        "ring",
+        algorithm,
+        digest.output_len(),
+        "ring 0.17 (BoringSSL-derived assembly)",
+        Box::new(move |d| pad(ring::digest::digest(digest, d).as_ref())),
+        Box::new(move |d, c| {
+            let mut context = ring::digest::Context::new(digest);
+            for piece in d.chunks(c.max(1)) {
+                context.update(piece);
+            }
+            pad(context.finish().as_ref())
+        }),
+    )
+}
+
+/// An OpenSSL low-level hasher as a peer (not the one-shot `openssl::sha::sha256`: OpenSSL 3's
+/// one-shot functions fetch an EVP implementation per call, which would measure the fetch).
+#[cfg(feature = "openssl")]
+macro_rules! openssl {
+    ($algorithm:expr, $hasher:ty, $len:expr) => {{
+        fn run(data: &[u8], chunk: usize) -> Output {
+            let mut hasher = <$hasher>::new();
+            for piece in data.chunks(chunk.max(1)) {
+                hasher.update(piece);
+            }
+            pad(&hasher.finish())
+        }
+        peer(
+            "openssl",
+            $algorithm,
+            $len,
+            "system OpenSSL through the openssl crate (low-level SHA API)",
+            Box::new(|d| run(d, d.len())),
+            Box::new(run),
+        )
+    }};
+}
+
+/// The peers that could not be built into this binary, with why (the report says so).
+pub fn missing_peers() -> Vec<(&'static str, &'static str)> {
+    let mut missing = Vec::new();
+    if cfg!(not(feature = "openssl")) {
+        missing.push((
+            "openssl",
+            "built without the `openssl` feature (the OpenSSL headers, libssl-dev and \
+             pkg-config, were not found)",
+        ));
+    }
+    missing
+}
+
+/// The peers of `algorithm`: RustCrypto, ring and (with the `openssl` feature) OpenSSL.
+fn peers(algorithm: Algorithm) -> Vec<Contender> {
+    let mut all = Vec::new();
+    if algorithm == Algorithm::Sha1 {
+        all.push(rustcrypto::<sha1::Sha1>(algorithm, "sha1"));
+        all.push(ring(algorithm, &ring::digest::SHA1_FOR_LEGACY_USE_ONLY));
+        #[cfg(feature = "openssl")]
+        all.push(openssl!(algorithm, openssl::sha::Sha1, 20));
+    } else if algorithm == Algorithm::Sha256 {
+        all.push(rustcrypto::<sha2::Sha256>(algorithm, "sha2"));
+        all.push(ring(algorithm, &ring::digest::SHA256));
+        #[cfg(feature = "openssl")]
+        all.push(openssl!(algorithm, openssl::sha::Sha256, 32));
+    }
+    all
+}
+
+/// Every contender for `algorithm` (its main output: SHA-1, SHA-256, SHA-512): the variants
+/// this CPU runs (registry order, best first), then the dispatched path, then the peers.
 pub fn contenders(algorithm: Algorithm) -> Vec<Contender> {
-    let mut all: Vec<Contender> = multisha::variants(algorithm)
-        .iter()
-        .filter_map(pinned)
-        .collect();
-    let dispatched = Some(multisha::active(algorithm).variant);
-    let peer =
-        |name, oneshot, stream| contender(name, Kind::Peer, None, algorithm, oneshot, stream);
-    match algorithm {
-        Algorithm::Sha1 => {
-            all.push(contender(
-                "dispatched",
-                Kind::Dispatched,
-                dispatched,
-                algorithm,
-                Box::new(|d| pad(&multisha::sha1(d))),
-                Box::new(stream_new::<multisha::Sha1>),
-            ));
-            all.push(peer(
-                "rustcrypto",
-                Box::new(|d| pad(&sha1::Sha1::digest(d))),
-                Box::new(stream_new::<sha1::Sha1>),
-            ));
-            all.push(peer(
-                "ring",
-                Box::new(|d| {
-                    pad(ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, d).as_ref())
-                }),
-                Box::new(|d, c| stream_ring(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, d, c)),
-            ));
-            all.push(peer(
-                "openssl",
-                // The low-level context, not `openssl::sha::sha1`: OpenSSL 3's one-shot SHA1()
-                // fetches an EVP implementation per call, which would measure the fetch.
-                Box::new(|d| stream_openssl!(openssl::sha::Sha1, d, d.len())),
-                Box::new(|d, c| stream_openssl!(openssl::sha::Sha1, d, c)),
-            ));
-        }
-        Algorithm::Sha256 => {
-            all.push(contender(
-                "dispatched",
-                Kind::Dispatched,
-                dispatched,
-                algorithm,
-                Box::new(multisha::sha256),
-                Box::new(stream_new::<multisha::Sha256>),
-            ));
-            all.push(peer(
-                "rustcrypto",
-                Box::new(|d| pad(&sha2::Sha256::digest(d))),
-                Box::new(stream_new::<sha2::Sha256>),
-            ));
-            all.push(peer(
-                "ring",
-                Box::new(|d| pad(ring::digest::digest(&ring::digest::SHA256, d).as_ref())),
-                Box::new(|d, c| stream_ring(&ring::digest::SHA256, d, c)),
-            ));
-            all.push(peer(
-                "openssl",
-                // As for SHA-1: the low-level context avoids OpenSSL 3's per-call EVP fetch.
-                Box::new(|d| stream_openssl!(openssl::sha::Sha256, d, d.len())),
-                Box::new(|d, c| stream_openssl!(openssl::sha::Sha256, d, c)),
-            ));
-        }
-    }
+    let mut all = if algorithm == Algorithm::Sha1 {
+        family::<multisha::Sha1>()
+    } else if algorithm == Algorithm::Sha256 {
+        family::<multisha::Sha256>()
+    } else {
+        Vec::new()
+    };
+    all.extend(peers(algorithm));
     all
 }
 
@@ -270,8 +310,10 @@ mod tests {
         for (algorithm, expected) in answers {
             let all = contenders(algorithm);
             assert!(all.iter().any(|c| c.kind() == Kind::Dispatched));
+            assert!(all.iter().filter(|c| c.kind() == Kind::Peer).count() >= 2);
             for contender in &all {
                 let len = expected.len() / 2;
+                assert_eq!(contender.digest_len(), len, "{contender:?}");
                 assert_eq!(
                     hex(&contender.oneshot(b"abc")[..len]),
                     expected,
@@ -283,6 +325,17 @@ mod tests {
                     "{contender:?} streamed"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_algorithm_has_contenders() {
+        for &algorithm in Algorithm::ALL {
+            let all = contenders(algorithm);
+            assert!(
+                all.iter().any(|c| c.kind() == Kind::Dispatched),
+                "{algorithm}"
+            );
         }
     }
 }

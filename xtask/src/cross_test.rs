@@ -16,6 +16,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::system::{SystemError, apt_install, capture, is_root, run_setup, say, workspace_root};
+use multisha::engine::Algorithm;
 
 const TARGET: &str = "aarch64-unknown-linux-gnu";
 const LINKER: &str = "aarch64-linux-gnu-gcc";
@@ -55,13 +56,42 @@ const DISPATCHER: &str = "multisha";
 /// What the dispatcher must pick on an aarch64 CPU with the SHA instructions.
 const DEFAULT_CHOICE: &str = "armv8";
 
-/// Forced runs of the dispatcher: `(MULTISHA_SHA1, MULTISHA_SHA256)`, `None` leaving that
-/// family to the default dispatch. Every portable variant is forced in exactly one run.
-const FORCED_RUNS: &[(Option<&str>, Option<&str>)] = &[
-    (Some("rolled"), Some("rolled")),
-    (Some("unroll5"), Some("unroll8")),
-    (None, Some("unroll64")),
-];
+/// Forced runs of the dispatcher, from the registry: run `i` forces the `i`-th portable variant
+/// of every algorithm that has one (`MULTISHA_SHA256=unroll8`, ...) and leaves the others to
+/// the default dispatch, so every portable variant is forced in exactly one run. Each entry is
+/// (environment variable, `Some(variant)` or `None` for the default dispatch).
+fn forced_runs() -> Vec<Vec<(&'static str, Option<&'static str>)>> {
+    let portable = |algorithm: Algorithm| -> Vec<&'static str> {
+        algorithm
+            .all_variant_names()
+            .iter()
+            .filter(|(_, arch)| arch.is_none())
+            .map(|&(name, _)| name)
+            .collect()
+    };
+    let runs = Algorithm::ALL
+        .iter()
+        .map(|&a| portable(a).len())
+        .max()
+        .unwrap_or(0);
+    (0..runs)
+        .map(|i| {
+            Algorithm::ALL
+                .iter()
+                .map(|&a| (a.env_var(), portable(a).get(i).copied()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The environment variable that states which variant the dispatcher must pick for the
+/// algorithm overridden by `env_var` (`MULTISHA_SHA256` -> `MULTISHA_EXPECT_SHA256`).
+fn expect_var(env_var: &str) -> String {
+    format!(
+        "MULTISHA_EXPECT_{}",
+        env_var.strip_prefix("MULTISHA_").unwrap_or(env_var)
+    )
+}
 
 const HELP: &str = "\
 usage: cargo xtask cross-test [--no-install]
@@ -69,7 +99,7 @@ usage: cargo xtask cross-test [--no-install]
 Builds the tests of multisha-contract, multisha-rolled, multisha-unrolled,
 multisha-full-unroll, multisha-armv8 and multisha for aarch64-unknown-linux-gnu with
 Debian's /usr/bin/rustc, runs them under qemu-aarch64 with the default dispatch, then runs
-the multisha tests once per forced portable variant (MULTISHA_SHA1 / MULTISHA_SHA256).
+the multisha tests once per forced portable variant (MULTISHA_SHA256=unroll8, ...).
 
 Installs what is missing (qemu-user, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, libc6:arm64,
 rustc-web, libstd-rust-web-dev:arm64) with apt-get, as root or through sudo.
@@ -220,38 +250,29 @@ fn cross_test(options: &Options) -> Result<(), Error> {
     let build_time = step.elapsed();
 
     let mut runs = Vec::new();
-    runs.push(cargo.test_run(
-        "default dispatch",
-        &packages,
-        &[
-            ("MULTISHA_EXPECT_ARMV8", Some("1")),
-            ("MULTISHA_EXPECT_SHA1", Some(DEFAULT_CHOICE)),
-            ("MULTISHA_EXPECT_SHA256", Some(DEFAULT_CHOICE)),
-            ("MULTISHA_SHA1", None),
-            ("MULTISHA_SHA256", None),
-        ],
-    )?);
+    // Every algorithm's override removed: the default dispatch, which must pick `armv8`.
+    let mut env: Vec<(String, Option<String>)> = vec![
+        ("MULTISHA_EXPECT_NATIVE".into(), Some("1".into())),
+        ("MULTISHA_EXPECT_ALL".into(), Some(DEFAULT_CHOICE.into())),
+    ];
+    for &algorithm in Algorithm::ALL {
+        env.push((algorithm.env_var().into(), None));
+    }
+    runs.push(cargo.test_run("default dispatch", &packages, &env)?);
     if dispatcher_builds {
-        for &(sha1, sha256) in FORCED_RUNS {
-            let label = format!(
-                "forced sha1={} sha256={}",
-                sha1.unwrap_or("default"),
-                sha256.unwrap_or("default")
-            );
-            runs.push(cargo.test_run(
-                &label,
-                &[DISPATCHER],
-                &[
-                    ("MULTISHA_EXPECT_ARMV8", Some("1")),
-                    ("MULTISHA_SHA1", sha1),
-                    ("MULTISHA_SHA256", sha256),
-                    ("MULTISHA_EXPECT_SHA1", Some(sha1.unwrap_or(DEFAULT_CHOICE))),
-                    (
-                        "MULTISHA_EXPECT_SHA256",
-                        Some(sha256.unwrap_or(DEFAULT_CHOICE)),
-                    ),
-                ],
-            )?);
+        for run in forced_runs() {
+            let label = run
+                .iter()
+                .map(|(var, name)| format!("{var}={}", name.unwrap_or("default")))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut env: Vec<(String, Option<String>)> =
+                vec![("MULTISHA_EXPECT_NATIVE".into(), Some("1".into()))];
+            for (var, name) in run {
+                env.push((var.into(), name.map(Into::into)));
+                env.push((expect_var(var), Some(name.unwrap_or(DEFAULT_CHOICE).into())));
+            }
+            runs.push(cargo.test_run(&format!("forced {label}"), &[DISPATCHER], &env)?);
         }
     }
 
@@ -466,11 +487,11 @@ impl Cargo {
         &self,
         label: &str,
         packages: &[&str],
-        env: &[(&str, Option<&str>)],
+        env: &[(String, Option<String>)],
     ) -> Result<TestRun, Error> {
         let settings: Vec<String> = env
             .iter()
-            .filter_map(|(key, value)| value.map(|value| format!("{key}={value}")))
+            .filter_map(|(key, value)| value.as_ref().map(|value| format!("{key}={value}")))
             .collect();
         say(&format!(
             "test run `{label}`: {} with {}",
@@ -479,7 +500,7 @@ impl Cargo {
         ));
         let started = Instant::now();
         let mut command = self.command(packages, &["--no-fail-fast"]);
-        for &(key, value) in env {
+        for (key, value) in env {
             match value {
                 Some(value) => command.env(key, value),
                 None => command.env_remove(key),
@@ -622,6 +643,28 @@ mod tests {
                 ignored: 1
             }
         );
+    }
+
+    #[test]
+    fn forced_runs_cover_every_portable_variant_once() {
+        for &algorithm in Algorithm::ALL {
+            let mut forced: Vec<&str> = forced_runs()
+                .iter()
+                .flatten()
+                .filter(|(var, _)| *var == algorithm.env_var())
+                .filter_map(|(_, name)| *name)
+                .collect();
+            forced.sort_unstable();
+            let mut portable: Vec<&str> = algorithm
+                .all_variant_names()
+                .iter()
+                .filter(|(_, arch)| arch.is_none())
+                .map(|&(name, _)| name)
+                .collect();
+            portable.sort_unstable();
+            assert_eq!(forced, portable, "{algorithm}");
+        }
+        assert_eq!(expect_var("MULTISHA_SHA256"), "MULTISHA_EXPECT_SHA256");
     }
 
     #[test]

@@ -26,7 +26,7 @@ use core::arch::aarch64::{
     vrev32q_u8, vsha1cq_u32, vsha1h_u32, vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32,
     vst1q_u32,
 };
-use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
+use multisha_contract::{Block64 as Block, SHA1_K, Sha1Compression, Sha1Workspace};
 
 /// Loads the `i`-th group of four message words of `block` as big-endian words.
 ///
@@ -59,96 +59,86 @@ macro_rules! schedule {
     };
 }
 
-/// Compresses `blocks` into `state` with the SHA-1 instructions; `_w` is not used (the
-/// schedule lives in vector registers).
-///
-/// # Safety
-/// The CPU must support the AArch64 SHA-1 instructions (`is_aarch64_feature_detected!("sha2")`,
-/// which Rust ties to FEAT_SHA1 and FEAT_SHA256 together).
-#[inline(never)]
-#[target_feature(enable = "sha2")]
-pub unsafe fn compress(state: &mut Sha1State, blocks: &[Block], _w: &mut Sha1Workspace) {
-    let k0 = vdupq_n_u32(SHA1_K[0]);
-    let k1 = vdupq_n_u32(SHA1_K[1]);
-    let k2 = vdupq_n_u32(SHA1_K[2]);
-    let k3 = vdupq_n_u32(SHA1_K[3]);
+multisha_contract::declare_variant! {
+    /// The `armv8` SHA-1 variant.
+    pub static VARIANT: Sha1Compression = {
+        name: "armv8",
+        description: "ARMv8 crypto extensions (SHA1C/P/M, SHA1H, SHA1SU0/1), state and constants in registers",
+        schedule: Registers,
+        requires: ["sha2"],
+    };
+    /// Compresses `blocks` into `state` with the SHA-1 instructions; `_w` is not used (the
+    /// schedule lives in vector registers).
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]], _w: &mut Sha1Workspace) {
+        let k0 = vdupq_n_u32(SHA1_K[0]);
+        let k1 = vdupq_n_u32(SHA1_K[1]);
+        let k2 = vdupq_n_u32(SHA1_K[2]);
+        let k3 = vdupq_n_u32(SHA1_K[3]);
 
-    // SAFETY: `state` is five readable `u32`s, and `vld1q_u32` reads the first four (no
-    // alignment beyond `u32`'s needed).
-    let mut abcd = unsafe { vld1q_u32(state.as_ptr()) };
-    let mut e = state[4];
+        // SAFETY: `state` is five readable `u32`s, and `vld1q_u32` reads the first four (no
+        // alignment beyond `u32`'s needed).
+        let mut abcd = unsafe { vld1q_u32(state.as_ptr()) };
+        let mut e = state[4];
 
-    for block in blocks {
-        let (abcd_in, e_in) = (abcd, e);
-        let mut w0 = load_words(block, 0);
-        let mut w1 = load_words(block, 1);
-        let mut w2 = load_words(block, 2);
-        let mut w3 = load_words(block, 3);
+        for block in blocks {
+            let (abcd_in, e_in) = (abcd, e);
+            let mut w0 = load_words(block, 0);
+            let mut w1 = load_words(block, 1);
+            let mut w2 = load_words(block, 2);
+            let mut w3 = load_words(block, 3);
 
-        // Rounds 0..20: choose. After the quad that used a window vector for the last time,
-        // the schedule overwrites it with the words four quads later.
-        quad!(vsha1cq_u32, k0, abcd, e, w0);
-        schedule!(w0, w1, w2, w3);
-        quad!(vsha1cq_u32, k0, abcd, e, w1);
-        schedule!(w1, w2, w3, w0);
-        quad!(vsha1cq_u32, k0, abcd, e, w2);
-        schedule!(w2, w3, w0, w1);
-        quad!(vsha1cq_u32, k0, abcd, e, w3);
-        schedule!(w3, w0, w1, w2);
-        quad!(vsha1cq_u32, k0, abcd, e, w0);
-        schedule!(w0, w1, w2, w3);
+            // Rounds 0..20: choose. After the quad that used a window vector for the last time,
+            // the schedule overwrites it with the words four quads later.
+            quad!(vsha1cq_u32, k0, abcd, e, w0);
+            schedule!(w0, w1, w2, w3);
+            quad!(vsha1cq_u32, k0, abcd, e, w1);
+            schedule!(w1, w2, w3, w0);
+            quad!(vsha1cq_u32, k0, abcd, e, w2);
+            schedule!(w2, w3, w0, w1);
+            quad!(vsha1cq_u32, k0, abcd, e, w3);
+            schedule!(w3, w0, w1, w2);
+            quad!(vsha1cq_u32, k0, abcd, e, w0);
+            schedule!(w0, w1, w2, w3);
 
-        // Rounds 20..40: parity.
-        quad!(vsha1pq_u32, k1, abcd, e, w1);
-        schedule!(w1, w2, w3, w0);
-        quad!(vsha1pq_u32, k1, abcd, e, w2);
-        schedule!(w2, w3, w0, w1);
-        quad!(vsha1pq_u32, k1, abcd, e, w3);
-        schedule!(w3, w0, w1, w2);
-        quad!(vsha1pq_u32, k1, abcd, e, w0);
-        schedule!(w0, w1, w2, w3);
-        quad!(vsha1pq_u32, k1, abcd, e, w1);
-        schedule!(w1, w2, w3, w0);
+            // Rounds 20..40: parity.
+            quad!(vsha1pq_u32, k1, abcd, e, w1);
+            schedule!(w1, w2, w3, w0);
+            quad!(vsha1pq_u32, k1, abcd, e, w2);
+            schedule!(w2, w3, w0, w1);
+            quad!(vsha1pq_u32, k1, abcd, e, w3);
+            schedule!(w3, w0, w1, w2);
+            quad!(vsha1pq_u32, k1, abcd, e, w0);
+            schedule!(w0, w1, w2, w3);
+            quad!(vsha1pq_u32, k1, abcd, e, w1);
+            schedule!(w1, w2, w3, w0);
 
-        // Rounds 40..60: majority.
-        quad!(vsha1mq_u32, k2, abcd, e, w2);
-        schedule!(w2, w3, w0, w1);
-        quad!(vsha1mq_u32, k2, abcd, e, w3);
-        schedule!(w3, w0, w1, w2);
-        quad!(vsha1mq_u32, k2, abcd, e, w0);
-        schedule!(w0, w1, w2, w3);
-        quad!(vsha1mq_u32, k2, abcd, e, w1);
-        schedule!(w1, w2, w3, w0);
-        quad!(vsha1mq_u32, k2, abcd, e, w2);
-        schedule!(w2, w3, w0, w1);
+            // Rounds 40..60: majority.
+            quad!(vsha1mq_u32, k2, abcd, e, w2);
+            schedule!(w2, w3, w0, w1);
+            quad!(vsha1mq_u32, k2, abcd, e, w3);
+            schedule!(w3, w0, w1, w2);
+            quad!(vsha1mq_u32, k2, abcd, e, w0);
+            schedule!(w0, w1, w2, w3);
+            quad!(vsha1mq_u32, k2, abcd, e, w1);
+            schedule!(w1, w2, w3, w0);
+            quad!(vsha1mq_u32, k2, abcd, e, w2);
+            schedule!(w2, w3, w0, w1);
 
-        // Rounds 60..80: parity; the last four quads need no new schedule words.
-        quad!(vsha1pq_u32, k3, abcd, e, w3);
-        schedule!(w3, w0, w1, w2);
-        quad!(vsha1pq_u32, k3, abcd, e, w0);
-        quad!(vsha1pq_u32, k3, abcd, e, w1);
-        quad!(vsha1pq_u32, k3, abcd, e, w2);
-        quad!(vsha1pq_u32, k3, abcd, e, w3);
+            // Rounds 60..80: parity; the last four quads need no new schedule words.
+            quad!(vsha1pq_u32, k3, abcd, e, w3);
+            schedule!(w3, w0, w1, w2);
+            quad!(vsha1pq_u32, k3, abcd, e, w0);
+            quad!(vsha1pq_u32, k3, abcd, e, w1);
+            quad!(vsha1pq_u32, k3, abcd, e, w2);
+            quad!(vsha1pq_u32, k3, abcd, e, w3);
 
-        abcd = vaddq_u32(abcd, abcd_in);
-        e = e.wrapping_add(e_in);
-    }
-
-    // SAFETY: `state` is five writable `u32`s, and `vst1q_u32` writes the first four.
-    unsafe { vst1q_u32(state.as_mut_ptr(), abcd) };
-    state[4] = e;
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn harness() {
-        if !crate::tests::has_sha2("sha1/armv8") {
-            return;
+            abcd = vaddq_u32(abcd, abcd_in);
+            e = e.wrapping_add(e_in);
         }
-        // SAFETY: the SHA instructions were detected just above.
-        let checks =
-            unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/armv8", super::compress) };
-        assert!(checks > 1100);
+
+        // SAFETY: `state` is five writable `u32`s, and `vst1q_u32` writes the first four.
+        unsafe { vst1q_u32(state.as_mut_ptr(), abcd) };
+        state[4] = e;
     }
 }

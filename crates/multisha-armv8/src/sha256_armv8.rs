@@ -22,7 +22,7 @@ use core::arch::aarch64::{
     uint32x4_t, vaddq_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8, vrev32q_u8, vsha256h2q_u32,
     vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
 };
-use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace};
+use multisha_contract::{Block64 as Block, SHA256_K, Sha256Compression, Sha256Workspace};
 
 /// Loads the `i`-th group of four message words of `block` as big-endian words.
 ///
@@ -64,84 +64,73 @@ macro_rules! schedule {
     };
 }
 
-/// Compresses `blocks` into `state` with the SHA-256 instructions; `_w` is not used (the
-/// schedule lives in vector registers).
-///
-/// # Safety
-/// The CPU must support the AArch64 SHA-256 instructions
-/// (`is_aarch64_feature_detected!("sha2")`).
-#[inline(never)]
-#[target_feature(enable = "sha2")]
-pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], _w: &mut Sha256Workspace) {
-    let k: [uint32x4_t; 16] = core::array::from_fn(|i| load_u32x4(&SHA256_K[4 * i..4 * i + 4]));
-    let mut abcd = load_u32x4(&state[..4]);
-    let mut efgh = load_u32x4(&state[4..]);
+multisha_contract::declare_variant! {
+    /// The `armv8` SHA-256 variant.
+    pub static VARIANT: Sha256Compression = {
+        name: "armv8",
+        description: "ARMv8 crypto extensions (SHA256H/H2, SHA256SU0/1), state and constants in registers",
+        schedule: Registers,
+        requires: ["sha2"],
+    };
+    /// Compresses `blocks` into `state` with the SHA-256 instructions; `_w` is not used (the
+    /// schedule lives in vector registers).
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], _w: &mut Sha256Workspace) {
+        let k: [uint32x4_t; 16] = core::array::from_fn(|i| load_u32x4(&SHA256_K[4 * i..4 * i + 4]));
+        let mut abcd = load_u32x4(&state[..4]);
+        let mut efgh = load_u32x4(&state[4..]);
 
-    for block in blocks {
-        let (abcd_in, efgh_in) = (abcd, efgh);
-        let mut w0 = load_words(block, 0);
-        let mut w1 = load_words(block, 1);
-        let mut w2 = load_words(block, 2);
-        let mut w3 = load_words(block, 3);
+        for block in blocks {
+            let (abcd_in, efgh_in) = (abcd, efgh);
+            let mut w0 = load_words(block, 0);
+            let mut w1 = load_words(block, 1);
+            let mut w2 = load_words(block, 2);
+            let mut w3 = load_words(block, 3);
 
-        // Rounds 0..48: after the quad that used a window vector for the last time, the
-        // schedule overwrites it with the words four quads later.
-        quad!(k[0], abcd, efgh, w0);
-        schedule!(w0, w1, w2, w3);
-        quad!(k[1], abcd, efgh, w1);
-        schedule!(w1, w2, w3, w0);
-        quad!(k[2], abcd, efgh, w2);
-        schedule!(w2, w3, w0, w1);
-        quad!(k[3], abcd, efgh, w3);
-        schedule!(w3, w0, w1, w2);
+            // Rounds 0..48: after the quad that used a window vector for the last time, the
+            // schedule overwrites it with the words four quads later.
+            quad!(k[0], abcd, efgh, w0);
+            schedule!(w0, w1, w2, w3);
+            quad!(k[1], abcd, efgh, w1);
+            schedule!(w1, w2, w3, w0);
+            quad!(k[2], abcd, efgh, w2);
+            schedule!(w2, w3, w0, w1);
+            quad!(k[3], abcd, efgh, w3);
+            schedule!(w3, w0, w1, w2);
 
-        quad!(k[4], abcd, efgh, w0);
-        schedule!(w0, w1, w2, w3);
-        quad!(k[5], abcd, efgh, w1);
-        schedule!(w1, w2, w3, w0);
-        quad!(k[6], abcd, efgh, w2);
-        schedule!(w2, w3, w0, w1);
-        quad!(k[7], abcd, efgh, w3);
-        schedule!(w3, w0, w1, w2);
+            quad!(k[4], abcd, efgh, w0);
+            schedule!(w0, w1, w2, w3);
+            quad!(k[5], abcd, efgh, w1);
+            schedule!(w1, w2, w3, w0);
+            quad!(k[6], abcd, efgh, w2);
+            schedule!(w2, w3, w0, w1);
+            quad!(k[7], abcd, efgh, w3);
+            schedule!(w3, w0, w1, w2);
 
-        quad!(k[8], abcd, efgh, w0);
-        schedule!(w0, w1, w2, w3);
-        quad!(k[9], abcd, efgh, w1);
-        schedule!(w1, w2, w3, w0);
-        quad!(k[10], abcd, efgh, w2);
-        schedule!(w2, w3, w0, w1);
-        quad!(k[11], abcd, efgh, w3);
-        schedule!(w3, w0, w1, w2);
+            quad!(k[8], abcd, efgh, w0);
+            schedule!(w0, w1, w2, w3);
+            quad!(k[9], abcd, efgh, w1);
+            schedule!(w1, w2, w3, w0);
+            quad!(k[10], abcd, efgh, w2);
+            schedule!(w2, w3, w0, w1);
+            quad!(k[11], abcd, efgh, w3);
+            schedule!(w3, w0, w1, w2);
 
-        // Rounds 48..64 need no new schedule words.
-        quad!(k[12], abcd, efgh, w0);
-        quad!(k[13], abcd, efgh, w1);
-        quad!(k[14], abcd, efgh, w2);
-        quad!(k[15], abcd, efgh, w3);
+            // Rounds 48..64 need no new schedule words.
+            quad!(k[12], abcd, efgh, w0);
+            quad!(k[13], abcd, efgh, w1);
+            quad!(k[14], abcd, efgh, w2);
+            quad!(k[15], abcd, efgh, w3);
 
-        abcd = vaddq_u32(abcd, abcd_in);
-        efgh = vaddq_u32(efgh, efgh_in);
-    }
-
-    let (lo, hi) = state.split_at_mut(4);
-    // SAFETY: `lo` and `hi` are four writable `u32`s each, exactly what `vst1q_u32` writes.
-    unsafe {
-        vst1q_u32(lo.as_mut_ptr(), abcd);
-        vst1q_u32(hi.as_mut_ptr(), efgh);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn harness() {
-        if !crate::tests::has_sha2("sha256/armv8") {
-            return;
+            abcd = vaddq_u32(abcd, abcd_in);
+            efgh = vaddq_u32(efgh, efgh_in);
         }
-        // SAFETY: the SHA instructions were detected just above.
-        let checks = unsafe {
-            multisha_contract::harness::sha256_kernel_suite("sha256/armv8", super::compress)
-        };
-        assert!(checks > 2200);
+
+        let (lo, hi) = state.split_at_mut(4);
+        // SAFETY: `lo` and `hi` are four writable `u32`s each, exactly what `vst1q_u32` writes.
+        unsafe {
+            vst1q_u32(lo.as_mut_ptr(), abcd);
+            vst1q_u32(hi.as_mut_ptr(), efgh);
+        }
     }
 }

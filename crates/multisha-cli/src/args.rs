@@ -8,7 +8,7 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use multisha::Algorithm;
+use multisha::engine::Algorithm;
 
 use crate::{check, hash, variants};
 
@@ -382,7 +382,7 @@ fn run_sum(kind: Kind, prog: &Prog, args: &[OsString]) -> u8 {
         }
         Action::Sum(mut o) => {
             if let Some(name) = o.variant.take()
-                && let Err(e) = multisha::force(kind.algorithm(), &name)
+                && let Err(e) = multisha::engine::force(kind.algorithm(), &name)
             {
                 eprintln!("{}: --variant: {e}", prog.name);
                 return 1;

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use multisha::{Algorithm, CpuFeatures};
+use multisha::engine::{Algorithm, CpuFeatures, Function};
 
 /// Prints every variant of every algorithm; returns the exit status.
 pub(crate) fn run(prog: &str, args: &[OsString]) -> u8 {
@@ -28,12 +28,14 @@ pub(crate) fn run(prog: &str, args: &[OsString]) -> u8 {
         "CPU features: {}\n",
         if shown.is_empty() { "(none)" } else { &shown }
     ));
-    for alg in Algorithm::ALL {
-        let selection = multisha::active(alg);
-        let used_by = match alg {
-            Algorithm::Sha1 => "sha1sum",
-            Algorithm::Sha256 => "sha224sum, sha256sum",
-        };
+    for &alg in Algorithm::ALL {
+        let selection = alg.active();
+        let used_by: Vec<String> = Function::ALL
+            .iter()
+            .filter(|f| f.algorithm() == alg)
+            .map(|f| format!("{}sum", f.id()))
+            .collect();
+        let used_by = used_by.join(", ");
         text.push_str(&format!(
             "\n{alg} ({used_by}; override with {}=NAME or --variant NAME)\n",
             alg.env_var()
@@ -42,7 +44,7 @@ pub(crate) fn run(prog: &str, args: &[OsString]) -> u8 {
             "  {:<16} {:<24} {:<9} {:<6} {}\n",
             "VARIANT", "REQUIRES", "AVAILABLE", "ACTIVE", "DESCRIPTION"
         ));
-        for v in multisha::variants(alg) {
+        for v in alg.variants() {
             let requires: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
             let requires = if requires.is_empty() {
                 "-".to_owned()

@@ -390,8 +390,8 @@ fn variants_lists_everything_and_forcing_works() {
     let out = run(cmd, Path::new("/"), None);
     assert!(out.status.success());
     let text = show(&out.stdout);
-    for alg in multisha::Algorithm::ALL {
-        for v in multisha::variants(alg) {
+    for &alg in multisha::engine::Algorithm::ALL {
+        for v in alg.variants() {
             assert!(
                 text.lines()
                     .any(|l| l.split_whitespace().next() == Some(v.name())),
@@ -420,21 +420,21 @@ fn variants_lists_everything_and_forcing_works() {
     for (tool, alg, want) in [
         (
             "sha1sum",
-            multisha::Algorithm::Sha1,
+            multisha::engine::Algorithm::Sha1,
             "a9993e364706816aba3e25717850c26c9cd0d89d",
         ),
         (
             "sha224sum",
-            multisha::Algorithm::Sha256,
+            multisha::engine::Algorithm::Sha256,
             "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
         ),
         (
             "sha256sum",
-            multisha::Algorithm::Sha256,
+            multisha::engine::Algorithm::Sha256,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
         ),
     ] {
-        for v in multisha::variants(alg) {
+        for v in alg.variants() {
             let mut cmd = Command::new(EXE);
             cmd.args([tool, "--variant", v.name()]);
             let out = run(cmd, dir.path(), Some(b"abc"));

@@ -1,30 +1,47 @@
 //! The contract between the multisha engine and its compression variants.
 //!
-//! Every variant of a compression function has the same shape:
+//! **Engine internals**: this crate and the kernel crates (`multisha-rolled`,
+//! `multisha-unrolled`, `multisha-full-unroll`, `multisha-x86`, `multisha-armv8`) exist for the
+//! `multisha` crate and its auditors; they carry no stability promise. Depend on `multisha`.
 //!
-//! ```text
-//! unsafe fn(state: &mut State, blocks: &[[u8; 64]], w: &mut Workspace)
-//! ```
+//! * An algorithm is one descriptor: a marker type implementing [`Compression`] (word, block,
+//!   state, workspace, length-field width, outputs with their initial values and lengths, id,
+//!   names, environment variables): [`Sha1Compression`], [`Sha256Compression`].
+//! * Every single-message variant has the shape [`KernelFn`]:
 //!
-//! * It compresses a **slice** of 64-byte blocks, so constants and state are loaded once per
-//!   call, not once per block.
-//! * It keeps its message schedule in the caller-owned [`Workspace`]. The caller wipes the
-//!   workspace once, after the last block of the call ([`compress_and_wipe`]), never once per
-//!   block. A kernel that keeps its schedule in registers ignores `w`.
-//! * It is `unsafe` because a hardware kernel may only run on a CPU that has its instructions;
-//!   portable kernels are plain safe functions that coerce to the same pointer type.
+//!   ```text
+//!   unsafe fn(state: &mut State, blocks: &[Block], w: &mut Workspace)
+//!   ```
 //!
-//! The crate also holds the padding logic shared by every hasher ([`oneshot`], [`pad_tail`])
-//! and, behind the `harness` feature, the one test harness every variant runs through.
+//!   It compresses a **slice** of blocks, so constants and state are loaded once per call. It
+//!   keeps its message schedule in the caller-owned workspace, which the caller wipes once,
+//!   after the last block of the call ([`compress_and_wipe`]); a kernel that keeps its
+//!   schedule in registers ignores it.
+//! * A kernel declares its variant where it is defined, with [`declare_variant!`]: one list of
+//!   CPU features becomes both its `#[target_feature]` attributes and its declared
+//!   requirements.
+//!
+//! # Where kernels live
+//! One file per variant, named `<algorithm>_<variant>.rs` (`sha256_unroll8.rs`), holding the
+//! kernel and its declaration (`pub static VARIANT`). A body shared by SHA-256 and SHA-512 is
+//! written once against [`Sha2`] in `sha2_<variant>.rs` of the same crate; each algorithm's
+//! file instantiates it.
+//!
+//! The crate also holds the padding shared by every hasher ([`oneshot`], [`pad_into`]) and,
+//! behind the `harness` feature, the one test harness every variant runs through.
 #![no_std]
 
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
-mod consts;
-mod family;
+mod compression;
+mod cpu;
+mod declaration;
 pub mod ops;
 mod padding;
+mod sha1;
+mod sha2;
+mod sha256;
 mod workspace;
 
 #[cfg(feature = "harness")]
@@ -32,28 +49,16 @@ pub mod harness;
 #[cfg(feature = "wipe-observer")]
 pub mod wipe_observer;
 
-pub use consts::{SHA1_IV, SHA1_K, SHA224_IV, SHA256_IV, SHA256_K};
-pub use family::{Family, Sha1, Sha256};
-pub use padding::{oneshot, pad_tail, write_digest};
-pub use workspace::{Sha1Workspace, Sha256Workspace, Workspace, compress_and_wipe};
+pub use compression::{Block, BlockBytes, Compression, KernelFn, OutputSpec, State, Word};
+pub use cpu::{CpuFeatures, Feature};
+pub use declaration::{Declaration, Kernel, Schedule};
+pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
+pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
+pub use sha2::Sha2;
+pub use sha256::{SHA224_IV, SHA256_IV, SHA256_K, Sha256Compression};
+pub use workspace::{
+    Sha1Workspace, Sha256Workspace, Workspace, WorkspaceBuffer, compress_and_wipe,
+};
 
-/// One 64-byte message block, the unit both SHA-1 and SHA-256 compress.
-pub type Block = [u8; 64];
-
-/// The SHA-1 chaining state `h0..h4`.
-pub type Sha1State = [u32; 5];
-
-/// The SHA-256 (and SHA-224) chaining state `h0..h7`.
-pub type Sha256State = [u32; 8];
-
-/// Signature of every SHA-1 compression variant.
-///
-/// # Safety
-/// The caller must make sure the CPU supports every feature the variant requires.
-pub type Sha1Kernel = unsafe fn(&mut Sha1State, &[Block], &mut Sha1Workspace);
-
-/// Signature of every SHA-256 compression variant (SHA-224 uses the same kernels).
-///
-/// # Safety
-/// The caller must make sure the CPU supports every feature the variant requires.
-pub type Sha256Kernel = unsafe fn(&mut Sha256State, &[Block], &mut Sha256Workspace);
+/// A 64-byte message block (SHA-1, SHA-256).
+pub type Block64 = [u8; 64];

@@ -1,86 +1,129 @@
-//! Merkle–Damgård padding shared by the streaming hashers and the one-shot functions.
+//! Merkle–Damgård padding shared by the streaming hashers, the one-shot functions and the
+//! batch paths.
 
-use crate::{Block, Family};
+use crate::{BlockBytes, Compression, KernelFn, Word, WorkspaceBuffer};
 use zeroize::Zeroize;
 
-/// Pads the last partial block of a message.
+/// Pads the last partial block of a message into `padded`, in place, and returns how many of
+/// its two blocks are used: a tail too long to leave room for the length field needs two.
 ///
-/// `tail` is the unprocessed end of the message (fewer than 64 bytes) and `message_len` the
-/// length of the whole message in bytes. Returns the one or two padded blocks and how many of
-/// them are used: a tail of 56 bytes or more leaves no room for the 8-byte length.
+/// `tail` is the unprocessed end of the message (shorter than a block) and `bit_len` the
+/// length of the whole message in bits; the length field keeps its low
+/// [`Compression::LENGTH_BYTES`] bytes (modulo 2^64 for SHA-1/SHA-256, FIPS 180-4 §5.1).
+/// Every byte of the used blocks is written; the caller wipes `padded` after use.
 ///
 /// # Panics
-/// If `tail` is 64 bytes or longer (a caller bug, never user input).
+/// If `tail` is a whole block or longer (a caller bug, never user input).
 #[inline(always)]
-pub fn pad_tail(tail: &[u8], message_len: u64) -> ([Block; 2], usize) {
-    assert!(tail.len() < 64, "pad_tail takes less than one block");
-    let mut blocks = [[0u8; 64]; 2];
-    blocks[0][..tail.len()].copy_from_slice(tail);
-    blocks[0][tail.len()] = 0x80;
-    let used = if tail.len() < 56 { 1 } else { 2 };
-    // The length field is the message length in bits, modulo 2^64 (FIPS 180-4 §5.1.1).
-    let bits = message_len.wrapping_mul(8).to_be_bytes();
-    blocks[used - 1][56..].copy_from_slice(&bits);
-    (blocks, used)
+pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len: u128) -> usize {
+    let block = A::Block::LEN;
+    assert!(tail.len() < block, "pad_into takes less than one block");
+    let used = if tail.len() < block - A::LENGTH_BYTES {
+        1
+    } else {
+        2
+    };
+    let bytes = padded.as_mut_slice();
+    let first = bytes[0].as_mut();
+    first[..tail.len()].copy_from_slice(tail);
+    first[tail.len()] = 0x80;
+    first[tail.len() + 1..].fill(0);
+    if used == 2 {
+        bytes[1].as_mut().fill(0);
+    }
+    let last = bytes[used - 1].as_mut();
+    last[block - A::LENGTH_BYTES..].copy_from_slice(&bit_len.to_be_bytes()[16 - A::LENGTH_BYTES..]);
+    used
+}
+
+/// Overwrites both padding blocks with zeros in a way the optimiser cannot drop.
+#[inline(always)]
+pub fn wipe_blocks<B: BlockBytes>(blocks: &mut [B]) {
+    for block in blocks {
+        block.as_mut().zeroize();
+    }
 }
 
 /// Hashes a whole message without a streaming buffer: whole blocks straight from the input,
-/// then the padded tail from one stack buffer, one workspace wiped once at the end.
+/// the padded tail built in place in one stack buffer, one workspace; writes the digest
+/// (`out.len()` bytes of the state) and wipes the workspace, the padded tail and the state.
 ///
 /// # Safety
 /// The CPU must support every feature `kernel` requires.
 #[inline(always)]
-pub unsafe fn oneshot<F: Family>(kernel: F::Kernel, iv: F::State, data: &[u8]) -> F::State {
-    let (blocks, tail) = data.as_chunks::<64>();
+pub unsafe fn oneshot<A: Compression>(
+    kernel: KernelFn<A>,
+    iv: A::State,
+    data: &[u8],
+    out: &mut [u8],
+) {
+    let (blocks, tail) = A::Block::split(data);
     let mut state = iv;
-    let mut w = F::Workspace::default();
+    let mut w = A::Workspace::default();
     if !blocks.is_empty() {
         // SAFETY: the caller guarantees the CPU runs `kernel`.
-        unsafe { F::call(kernel, &mut state, blocks, &mut w) };
+        unsafe { kernel(&mut state, blocks, &mut w) };
     }
-    let (mut padded, used) = pad_tail(tail, data.len() as u64);
+    let mut padded = [A::Block::ZERO; 2];
+    let used = pad_into::<A>(&mut padded, tail, data.len() as u128 * 8);
     // SAFETY: as above.
-    unsafe { F::call(kernel, &mut state, &padded[..used], &mut w) };
-    F::wipe(&mut w);
-    padded.as_mut_slice().as_flattened_mut().zeroize();
-    state
+    unsafe { kernel(&mut state, &padded[..used], &mut w) };
+    w.wipe();
+    wipe_blocks(&mut padded[..used]);
+    write_digest(state.as_ref(), out);
+    state.as_mut().zeroize();
 }
 
 /// Writes the state as big-endian words into `out`, truncated to `out.len()` bytes
-/// (SHA-224 keeps 28 of SHA-256's 32).
+/// (SHA-224 keeps 28 of SHA-256's 32 bytes, SHA-512/224 28 of SHA-512's 64).
 #[inline(always)]
-pub fn write_digest(state: &[u32], out: &mut [u8]) {
-    for (chunk, word) in out.chunks_mut(4).zip(state) {
-        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+pub fn write_digest<W: Word>(state: &[W], out: &mut [u8]) {
+    for (chunk, word) in out.chunks_mut(W::BYTES).zip(state) {
+        word.write_be(chunk);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Sha256Compression;
 
     #[test]
     fn short_tail_fits_one_block() {
-        let (blocks, used) = pad_tail(b"abc", 3);
+        let mut blocks = [[0xff; 64]; 2];
+        let used = pad_into::<Sha256Compression>(&mut blocks, b"abc", 24);
         assert_eq!(used, 1);
         assert_eq!(&blocks[0][..4], b"abc\x80");
+        assert!(blocks[0][4..63].iter().all(|&b| b == 0));
         assert_eq!(blocks[0][63], 24);
     }
 
     #[test]
     fn long_tail_needs_two_blocks() {
         let tail = [7u8; 56];
-        let (blocks, used) = pad_tail(&tail, 120);
+        let mut blocks = [[0xff; 64]; 2];
+        let used = pad_into::<Sha256Compression>(&mut blocks, &tail, 960);
         assert_eq!(used, 2);
         assert_eq!(blocks[0][56], 0x80);
         assert!(blocks[0][57..].iter().all(|&b| b == 0));
+        assert!(blocks[1][..56].iter().all(|&b| b == 0));
         assert_eq!(u64::from_be_bytes(blocks[1][56..].try_into().unwrap()), 960);
+    }
+
+    #[test]
+    fn length_field_is_modulo_two_to_the_64() {
+        let mut blocks = [[0; 64]; 2];
+        pad_into::<Sha256Compression>(&mut blocks, b"", (1u128 << 64) + 8);
+        assert_eq!(u64::from_be_bytes(blocks[0][56..].try_into().unwrap()), 8);
     }
 
     #[test]
     fn truncated_digest() {
         let mut out = [0u8; 6];
-        write_digest(&[0x0102_0304, 0x0506_0708], &mut out);
+        write_digest(&[0x0102_0304u32, 0x0506_0708], &mut out);
         assert_eq!(out, [1, 2, 3, 4, 5, 6]);
+        let mut out = [0u8; 12];
+        write_digest(&[0x0102_0304_0506_0708u64, 0x090a_0b0c_0d0e_0f10], &mut out);
+        assert_eq!(out, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     }
 }

@@ -6,11 +6,11 @@
 use std::cell::RefCell;
 use std::vec::Vec;
 
-/// What one call of [`Workspace::wipe`](crate::Workspace::wipe) saw.
+/// What one wipe of a workspace saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WipeRecord {
-    /// Size of the wiped workspace in 32-bit words.
-    pub words: usize,
+    /// Size of the wiped buffer in bytes.
+    pub bytes: usize,
     /// Whether the workspace held any non-zero word before the wipe (the kernel used it).
     pub had_data: bool,
     /// Whether every word was zero right after the wipe.
@@ -21,10 +21,10 @@ std::thread_local! {
     static LOG: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
 }
 
-pub(crate) fn record(words: usize, had_data: bool, zero_after: bool) {
+pub(crate) fn record(bytes: usize, had_data: bool, zero_after: bool) {
     LOG.with(|log| {
         log.borrow_mut().push(WipeRecord {
-            words,
+            bytes,
             had_data,
             zero_after,
         })

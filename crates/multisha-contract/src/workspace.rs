@@ -1,6 +1,6 @@
 //! The caller-owned schedule workspace and the once-per-call wipe.
 
-use crate::{Block, Family};
+use crate::{Compression, KernelFn, State};
 use zeroize::Zeroize;
 
 /// Scratch space for a kernel's message schedule.
@@ -10,55 +10,69 @@ use zeroize::Zeroize;
 /// 64-byte aligned so vector kernels can use aligned loads and stores.
 #[derive(Clone)]
 #[repr(C, align(64))]
-pub struct Workspace<const WORDS: usize> {
+pub struct Workspace<W: crate::Word, const N: usize> {
     /// The schedule words. Kernels use a prefix of their choosing.
-    pub words: [u32; WORDS],
+    pub words: [W; N],
 }
 
 /// SHA-1 workspace: 16 words, the circular schedule window every SHA-1 kernel uses (a bigger
 /// one would only add stores to the zeroing and the wipe of every call).
-pub type Sha1Workspace = Workspace<16>;
+pub type Sha1Workspace = Workspace<u32, 16>;
 
 /// SHA-256 workspace: the 64-word schedule of one block. A kernel that expands two blocks at
 /// once keeps that pair in its own stack buffer and wipes it before returning: a workspace
 /// sized for it would double the zeroing and wiping of every call of every other kernel.
-pub type Sha256Workspace = Workspace<64>;
+pub type Sha256Workspace = Workspace<u32, 64>;
 
-impl<const WORDS: usize> Workspace<WORDS> {
+/// What the engine needs of a workspace type: a zeroed one, its words, and the wipe.
+pub trait WorkspaceBuffer<W>: Default {
+    /// The schedule words.
+    fn words_mut(&mut self) -> &mut [W];
+    /// Overwrites every word with zero in a way the optimiser cannot drop.
+    fn wipe(&mut self);
+}
+
+impl<W: crate::Word, const N: usize> Workspace<W, N> {
     /// An all-zero workspace.
     #[inline(always)]
-    pub const fn new() -> Self {
-        Self { words: [0; WORDS] }
-    }
-
-    /// Overwrites every word with zero in a way the optimiser cannot drop.
-    #[inline(always)]
-    pub fn wipe(&mut self) {
-        #[cfg(feature = "wipe-observer")]
-        let had_data = self.words.iter().any(|&x| x != 0);
-        self.words.as_mut_slice().zeroize();
-        #[cfg(feature = "wipe-observer")]
-        crate::wipe_observer::record(WORDS, had_data, self.words.iter().all(|&x| x == 0));
+    pub fn new() -> Self {
+        Self {
+            words: [W::default(); N],
+        }
     }
 }
 
-impl<const WORDS: usize> AsMut<[u32]> for Workspace<WORDS> {
-    fn as_mut(&mut self) -> &mut [u32] {
+impl<W: crate::Word, const N: usize> WorkspaceBuffer<W> for Workspace<W, N> {
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [W] {
         &mut self.words
     }
+
+    #[inline(always)]
+    fn wipe(&mut self) {
+        #[cfg(feature = "wipe-observer")]
+        let had_data = self.words.iter().any(|&x| x != W::default());
+        self.words.as_mut_slice().zeroize();
+        #[cfg(feature = "wipe-observer")]
+        crate::wipe_observer::record(
+            N * W::BYTES,
+            had_data,
+            self.words.iter().all(|&x| x == W::default()),
+        );
+    }
 }
 
-impl<const WORDS: usize> Default for Workspace<WORDS> {
+impl<W: crate::Word, const N: usize> Default for Workspace<W, N> {
     #[inline(always)]
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const WORDS: usize> core::fmt::Debug for Workspace<WORDS> {
+impl<W: crate::Word, const N: usize> core::fmt::Debug for Workspace<W, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         // Never print message-derived data.
-        write!(f, "Workspace<{WORDS}> {{ .. }}")
+        write!(f, "Workspace<{N} words> {{ .. }}")
     }
 }
 
@@ -70,16 +84,16 @@ impl<const WORDS: usize> core::fmt::Debug for Workspace<WORDS> {
 /// # Safety
 /// The CPU must support every feature `kernel` requires.
 #[inline(always)]
-pub unsafe fn compress_and_wipe<F: Family>(
-    kernel: F::Kernel,
-    state: &mut F::State,
-    blocks: &[Block],
+pub unsafe fn compress_and_wipe<A: Compression>(
+    kernel: KernelFn<A>,
+    state: &mut State<A>,
+    blocks: &[A::Block],
 ) {
     if blocks.is_empty() {
         return;
     }
-    let mut w = F::Workspace::default();
+    let mut w = A::Workspace::default();
     // SAFETY: the caller guarantees the CPU runs `kernel`.
-    unsafe { F::call(kernel, state, blocks, &mut w) };
-    F::wipe(&mut w);
+    unsafe { kernel(state, blocks, &mut w) };
+    w.wipe();
 }

@@ -2,7 +2,15 @@
 //!
 //! The smallest code of all variants (a few hundred bytes each), which matters when the
 //! instruction cache is cold and messages are short.
+//!
+//! Engine internals of `multisha` (no stability promise): depend on `multisha` instead.
 #![no_std]
 
-pub mod sha1;
-pub mod sha256;
+pub mod sha1_rolled;
+pub mod sha256_rolled;
+mod sha2_rolled;
+
+#[cfg(test)]
+mod tests {
+    multisha_contract::harness_tests!(sha1_rolled, sha256_rolled);
+}

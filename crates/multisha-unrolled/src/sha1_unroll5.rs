@@ -1,7 +1,7 @@
 //! SHA-1 with five rounds written out, the roles of a..e rotating, looped 4x per group.
 
 use multisha_contract::ops::{add_into, load_be, sha1_ch, sha1_parity, sha1_schedule};
-use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
+use multisha_contract::{SHA1_K, Sha1Compression, Sha1Workspace};
 
 /// One round: `e += rotl5(a) + f(b, c, d) + k + w`, `b = rotl30(b)`; no variable moves.
 macro_rules! round {
@@ -49,33 +49,30 @@ macro_rules! group {
     };
 }
 
-/// Compresses `blocks` into `state` with a 16-word circular schedule in `w`, computed on the
-/// fly.
-#[inline(never)]
-pub fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let w = &mut w.words;
-    for block in blocks {
-        load_be(block, w);
-        let [mut a, mut b, mut c, mut d, mut e] = *state;
-        // Rounds 0..16 read the loaded words; from 16 on each word is computed in place.
-        let mut first = |t: usize| if t < 16 { w[t] } else { sha1_schedule(w, t) };
-        group!(ch, 0, first, a, b, c, d, e);
-        let mut next = |t: usize| sha1_schedule(w, t);
-        group!(parity, 1, next, a, b, c, d, e);
-        group!(maj, 2, next, a, b, c, d, e);
-        group!(parity, 3, next, a, b, c, d, e);
-        add_into(state, [a, b, c, d, e]);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn harness() {
-        // SAFETY: a portable kernel runs on every CPU.
-        let checks = unsafe {
-            multisha_contract::harness::sha1_kernel_suite("sha1/unroll5", super::compress)
-        };
-        assert!(checks > 1100);
+multisha_contract::declare_variant! {
+    /// The `unroll5` SHA-1 variant.
+    pub static VARIANT: Sha1Compression = {
+        name: "unroll5",
+        description: "five rounds written out with rotating roles, majority as two adds, 16-word circular schedule",
+        schedule: Workspace,
+        requires: [],
+    };
+    /// Compresses `blocks` into `state` with a 16-word circular schedule in `w`, computed on
+    /// the fly.
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]], w: &mut Sha1Workspace) {
+        let w = &mut w.words;
+        for block in blocks {
+            load_be(block, w);
+            let [mut a, mut b, mut c, mut d, mut e] = *state;
+            // Rounds 0..16 read the loaded words; from 16 on each word is computed in place.
+            let mut first = |t: usize| if t < 16 { w[t] } else { sha1_schedule(w, t) };
+            group!(ch, 0, first, a, b, c, d, e);
+            let mut next = |t: usize| sha1_schedule(w, t);
+            group!(parity, 1, next, a, b, c, d, e);
+            group!(maj, 2, next, a, b, c, d, e);
+            group!(parity, 3, next, a, b, c, d, e);
+            add_into(state, [a, b, c, d, e]);
+        }
     }
 }

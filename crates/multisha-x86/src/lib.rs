@@ -1,15 +1,11 @@
-//! x86-64 compression kernels for multisha.
+//! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
+//! the SHA extensions, SHA-256 with an AVX2 schedule and BMI2 rounds.
 //!
-//! | module            | needs                      | schedule                          |
-//! |-------------------|----------------------------|-----------------------------------|
-//! | [`sha1_asm`]      | baseline x86-64            | 16-word window in the workspace   |
-//! | [`sha1_shani`]    | `sha`, `sse2..sse4.1`      | registers (ignores the workspace) |
-//! | [`sha256_shani`]  | `sha`, `sse2..sse4.1`      | registers (ignores the workspace) |
-//! | [`sha256_avx2`]   | `avx2`, `bmi2`             | two blocks' W+K in the workspace  |
+//! Each module declares its variant (`VARIANT`): required features, description, where the
+//! schedule lives. No kernel detects CPU features: the dispatcher does. On other
+//! architectures the crate is empty.
 //!
-//! No kernel detects CPU features: the dispatcher does, and every hardware kernel states in
-//! its `# Safety` section what the caller must have checked. On other architectures the crate
-//! is empty.
+//! Engine internals of `multisha` (no stability promise): depend on `multisha` instead.
 #![no_std]
 
 #[cfg(test)]
@@ -26,11 +22,5 @@ pub mod sha256_shani;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    /// Whether the CPU runs the SHA-NI kernels.
-    pub(crate) fn has_shani() -> bool {
-        std::is_x86_feature_detected!("sha")
-            && std::is_x86_feature_detected!("sse2")
-            && std::is_x86_feature_detected!("ssse3")
-            && std::is_x86_feature_detected!("sse4.1")
-    }
+    multisha_contract::harness_tests!(sha1_asm, sha1_shani, sha256_avx2, sha256_shani);
 }

@@ -22,7 +22,7 @@
 //!   are saved by the compiler's own prologue with correct unwind info; the block itself
 //!   neither pushes nor touches the stack.
 
-use multisha_contract::{Block, SHA1_K, Sha1State, Sha1Workspace};
+use multisha_contract::{SHA1_K, Sha1Compression, Sha1Workspace};
 
 /// The 32-bit name of the register holding role `$r` (an `asm!` operand name), e.g. `{a:e}`.
 macro_rules! r32 {
@@ -123,94 +123,92 @@ macro_rules! five {
     };
 }
 
-/// Compresses `blocks` into `state`, keeping a 16-word circular schedule in `w.words[0..16]`.
-///
-/// # Safety
-/// No requirement: this kernel runs on every x86-64 CPU (it is `unsafe` only to share the
-/// kernel signature).
-#[inline(never)]
-pub unsafe fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let Some(last) = blocks.last() else { return };
-    let [a, b, c, d, e] = *state;
-    // The loop reads whole 64-byte blocks from `blocks.as_ptr()` up to one past `last` (the
-    // slice is non-empty, so it runs at least once), reads and writes the 5 words of `state`
-    // and the 16 words of `w`, all through exclusive or shared borrows held for the call.
-    // SAFETY: it touches only that memory, clobbers only its declared operands and the
-    // flags, and does not touch the stack.
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            five!(ch, k0; ld 0, ld 1, ld 2, ld 3, ld 4),
-            five!(ch, k0; ld 5, ld 6, ld 7, ld 8, ld 9),
-            five!(ch, k0; ld 10, ld 11, ld 12, ld 13, ld 14),
-            five!(ch, k0; ld 15, ex 16, ex 17, ex 18, ex 19),
-            five!(parity, k1; ex 20, ex 21, ex 22, ex 23, ex 24),
-            five!(parity, k1; ex 25, ex 26, ex 27, ex 28, ex 29),
-            five!(parity, k1; ex 30, ex 31, ex 32, ex 33, ex 34),
-            five!(parity, k1; ex 35, ex 36, ex 37, ex 38, ex 39),
-            five!(maj, k2; ex 40, ex 41, ex 42, ex 43, ex 44),
-            five!(maj, k2; ex 45, ex 46, ex 47, ex 48, ex 49),
-            five!(maj, k2; ex 50, ex 51, ex 52, ex 53, ex 54),
-            five!(maj, k2; ex 55, ex 56, ex 57, ex 58, ex 59),
-            five!(parity, k3; ex 60, ex 61, ex 62, ex 63, ex 64),
-            five!(parity, k3; ex 65, ex 66, ex 67, ex 68, ex 69),
-            five!(parity, k3; ex 70, ex 71, ex 72, ex 73, ex 74),
-            five!(parity, k3; ex 75, ex 76, ex 77, ex 78, ex 79),
-            // Feed-forward: the chaining value in memory is the block's input state.
-            "add {a:e}, dword ptr [{st}]",
-            "mov dword ptr [{st}], {a:e}",
-            "add {b:e}, dword ptr [{st} + 4]",
-            "mov dword ptr [{st} + 4], {b:e}",
-            "add {c:e}, dword ptr [{st} + 8]",
-            "mov dword ptr [{st} + 8], {c:e}",
-            "add {d:e}, dword ptr [{st} + 12]",
-            "mov dword ptr [{st} + 12], {d:e}",
-            "add {e:e}, dword ptr [{st} + 16]",
-            "mov dword ptr [{st} + 16], {e:e}",
-            "add {blk}, 64",
-            "cmp {blk}, {end}",
-            "jne 2b",
-            a = inout(reg) a => _,
-            b = inout(reg) b => _,
-            c = inout(reg) c => _,
-            d = inout(reg) d => _,
-            e = inout(reg) e => _,
-            x = out(reg) _,
-            y = out(reg) _,
-            blk = inout(reg) blocks.as_ptr() => _,
-            end = in(reg) core::ptr::from_ref(last).wrapping_add(1),
-            st = in(reg) state.as_mut_ptr(),
-            w = in(reg) w.words.as_mut_ptr(),
-            // `lea` takes a signed 32-bit displacement; modulo 2^32 it is the same constant.
-            k0 = const SHA1_K[0] as i32,
-            k1 = const SHA1_K[1] as i32,
-            k2 = const SHA1_K[2] as i32,
-            k3 = const SHA1_K[3] as i32,
-            options(nostack),
-        );
+multisha_contract::declare_variant! {
+    /// The `asm` SHA-1 variant.
+    pub static VARIANT: Sha1Compression = {
+        name: "asm",
+        description: "fully unrolled x86-64 assembly, registers allocated by hand, roles rotating, K as immediates",
+        schedule: Workspace,
+        requires: [],
+    };
+    /// Compresses `blocks` into `state`, keeping a 16-word circular schedule in `w.words[0..16]`.
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]], w: &mut Sha1Workspace) {
+        let Some(last) = blocks.last() else { return };
+        let [a, b, c, d, e] = *state;
+        // The loop reads whole 64-byte blocks from `blocks.as_ptr()` up to one past `last` (the
+        // slice is non-empty, so it runs at least once), reads and writes the 5 words of `state`
+        // and the 16 words of `w`, all through exclusive or shared borrows held for the call.
+        // SAFETY: it touches only that memory, clobbers only its declared operands and the
+        // flags, and does not touch the stack.
+        unsafe {
+            core::arch::asm!(
+                "2:",
+                five!(ch, k0; ld 0, ld 1, ld 2, ld 3, ld 4),
+                five!(ch, k0; ld 5, ld 6, ld 7, ld 8, ld 9),
+                five!(ch, k0; ld 10, ld 11, ld 12, ld 13, ld 14),
+                five!(ch, k0; ld 15, ex 16, ex 17, ex 18, ex 19),
+                five!(parity, k1; ex 20, ex 21, ex 22, ex 23, ex 24),
+                five!(parity, k1; ex 25, ex 26, ex 27, ex 28, ex 29),
+                five!(parity, k1; ex 30, ex 31, ex 32, ex 33, ex 34),
+                five!(parity, k1; ex 35, ex 36, ex 37, ex 38, ex 39),
+                five!(maj, k2; ex 40, ex 41, ex 42, ex 43, ex 44),
+                five!(maj, k2; ex 45, ex 46, ex 47, ex 48, ex 49),
+                five!(maj, k2; ex 50, ex 51, ex 52, ex 53, ex 54),
+                five!(maj, k2; ex 55, ex 56, ex 57, ex 58, ex 59),
+                five!(parity, k3; ex 60, ex 61, ex 62, ex 63, ex 64),
+                five!(parity, k3; ex 65, ex 66, ex 67, ex 68, ex 69),
+                five!(parity, k3; ex 70, ex 71, ex 72, ex 73, ex 74),
+                five!(parity, k3; ex 75, ex 76, ex 77, ex 78, ex 79),
+                // Feed-forward: the chaining value in memory is the block's input state.
+                "add {a:e}, dword ptr [{st}]",
+                "mov dword ptr [{st}], {a:e}",
+                "add {b:e}, dword ptr [{st} + 4]",
+                "mov dword ptr [{st} + 4], {b:e}",
+                "add {c:e}, dword ptr [{st} + 8]",
+                "mov dword ptr [{st} + 8], {c:e}",
+                "add {d:e}, dword ptr [{st} + 12]",
+                "mov dword ptr [{st} + 12], {d:e}",
+                "add {e:e}, dword ptr [{st} + 16]",
+                "mov dword ptr [{st} + 16], {e:e}",
+                "add {blk}, 64",
+                "cmp {blk}, {end}",
+                "jne 2b",
+                a = inout(reg) a => _,
+                b = inout(reg) b => _,
+                c = inout(reg) c => _,
+                d = inout(reg) d => _,
+                e = inout(reg) e => _,
+                x = out(reg) _,
+                y = out(reg) _,
+                blk = inout(reg) blocks.as_ptr() => _,
+                end = in(reg) core::ptr::from_ref(last).wrapping_add(1),
+                st = in(reg) state.as_mut_ptr(),
+                w = in(reg) w.words.as_mut_ptr(),
+                // `lea` takes a signed 32-bit displacement; modulo 2^32 it is the same constant.
+                k0 = const SHA1_K[0] as i32,
+                k1 = const SHA1_K[1] as i32,
+                k2 = const SHA1_K[2] as i32,
+                k3 = const SHA1_K[3] as i32,
+                options(nostack),
+            );
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use multisha_contract::harness::{TestRng, reference_sha1};
-    use multisha_contract::{SHA1_IV, Sha1};
+    use multisha_contract::{SHA1_IV, Sha1Compression};
     use std::vec::Vec;
 
     fn digest(data: &[u8]) -> Vec<u8> {
-        // SAFETY: the kernel needs no CPU feature.
-        let state = unsafe { multisha_contract::oneshot::<Sha1>(super::compress, SHA1_IV, data) };
         let mut out = [0u8; 20];
-        multisha_contract::write_digest(&state, &mut out);
-        out.to_vec()
-    }
-
-    #[test]
-    fn harness() {
         // SAFETY: the kernel needs no CPU feature.
-        let checks =
-            unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/asm", super::compress) };
-        assert!(checks > 1100);
+        unsafe {
+            multisha_contract::oneshot::<Sha1Compression>(super::compress, SHA1_IV, data, &mut out)
+        };
+        out.to_vec()
     }
 
     /// Recurses `depth` frames, each holding a live buffer, and hashes at every level, so the

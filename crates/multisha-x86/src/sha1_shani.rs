@@ -16,7 +16,7 @@ use core::arch::x86_64::{
     _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
     _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::{Block, Sha1State, Sha1Workspace};
+use multisha_contract::{Sha1Compression, Sha1Workspace};
 
 /// Four rounds from `abcd` = `$h0`: their `e` comes from `$h1` (the `abcd` four rounds
 /// earlier) added to the words `$w`. Evaluates to the new `abcd`.
@@ -35,76 +35,66 @@ macro_rules! schedule_rounds4 {
     };
 }
 
-/// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
-///
-/// # Safety
-/// The CPU must support `sha`, `sse2`, `ssse3` and `sse4.1`.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub unsafe fn compress(state: &mut Sha1State, blocks: &[Block], w: &mut Sha1Workspace) {
-    let _ = w;
-    // Reverses all 16 bytes: big-endian words, and w[t] in the top lane as SHA-NI wants.
-    let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
-    // SAFETY: `state` is 20 bytes, so its first 16 are readable; the load is unaligned.
-    let abcd = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
-    let mut abcd = _mm_shuffle_epi32::<0x1b>(abcd);
-    let mut e = _mm_set_epi32(state[4] as i32, 0, 0, 0);
+multisha_contract::declare_variant! {
+    /// The `shani` SHA-1 variant.
+    pub static VARIANT: Sha1Compression = {
+        name: "shani",
+        description: "x86 SHA extensions (sha1rnds4, sha1nexte, sha1msg1/2), state in registers across blocks",
+        schedule: Registers,
+        requires: ["sha", "sse2", "ssse3", "sse4.1"],
+    };
+    /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]], w: &mut Sha1Workspace) {
+        let _ = w;
+        // Reverses all 16 bytes: big-endian words, and w[t] in the top lane as SHA-NI wants.
+        let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+        // SAFETY: `state` is 20 bytes, so its first 16 are readable; the load is unaligned.
+        let abcd = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
+        let mut abcd = _mm_shuffle_epi32::<0x1b>(abcd);
+        let mut e = _mm_set_epi32(state[4] as i32, 0, 0, 0);
 
-    for block in blocks {
-        let p: *const __m128i = block.as_ptr().cast();
-        // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-        let [mut w0, mut w1, mut w2, mut w3] =
-            unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), reverse)) };
-        let mut w4;
+        for block in blocks {
+            let p: *const __m128i = block.as_ptr().cast();
+            // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
+            let [mut w0, mut w1, mut w2, mut w3] =
+                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), reverse)) };
+            let mut w4;
 
-        let mut h0 = abcd;
-        let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32(e, w0));
-        // Rounds 0..20.
-        h0 = rounds4!(h1, h0, w1, 0);
-        h1 = rounds4!(h0, h1, w2, 0);
-        h0 = rounds4!(h1, h0, w3, 0);
-        schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 0);
-        // Rounds 20..40.
-        schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 1);
-        schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 1);
-        schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 1);
-        schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 1);
-        schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 1);
-        // Rounds 40..60.
-        schedule_rounds4!(h0, h1, w1, w2, w3, w4, w0, 2);
-        schedule_rounds4!(h1, h0, w2, w3, w4, w0, w1, 2);
-        schedule_rounds4!(h0, h1, w3, w4, w0, w1, w2, 2);
-        schedule_rounds4!(h1, h0, w4, w0, w1, w2, w3, 2);
-        schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 2);
-        // Rounds 60..80.
-        schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 3);
-        schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 3);
-        schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 3);
-        schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 3);
-        schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 3);
+            let mut h0 = abcd;
+            let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32(e, w0));
+            // Rounds 0..20.
+            h0 = rounds4!(h1, h0, w1, 0);
+            h1 = rounds4!(h0, h1, w2, 0);
+            h0 = rounds4!(h1, h0, w3, 0);
+            schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 0);
+            // Rounds 20..40.
+            schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 1);
+            schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 1);
+            schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 1);
+            schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 1);
+            schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 1);
+            // Rounds 40..60.
+            schedule_rounds4!(h0, h1, w1, w2, w3, w4, w0, 2);
+            schedule_rounds4!(h1, h0, w2, w3, w4, w0, w1, 2);
+            schedule_rounds4!(h0, h1, w3, w4, w0, w1, w2, 2);
+            schedule_rounds4!(h1, h0, w4, w0, w1, w2, w3, 2);
+            schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 2);
+            // Rounds 60..80.
+            schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 3);
+            schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 3);
+            schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 3);
+            schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 3);
+            schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 3);
 
-        abcd = _mm_add_epi32(abcd, h0);
-        // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
-        e = _mm_sha1nexte_epu32(h1, e);
-    }
-
-    let abcd = _mm_shuffle_epi32::<0x1b>(abcd);
-    // SAFETY: `state` is 20 bytes, so its first 16 are writable; the store is unaligned.
-    unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), abcd) };
-    state[4] = _mm_extract_epi32::<3>(e) as u32;
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn harness() {
-        if !super::super::tests::has_shani() {
-            std::println!("sha1/shani skipped: CPU lacks SHA-NI or SSE4.1");
-            return;
+            abcd = _mm_add_epi32(abcd, h0);
+            // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
+            e = _mm_sha1nexte_epu32(h1, e);
         }
-        // SAFETY: `has_shani` detected every feature the kernel needs.
-        let checks =
-            unsafe { multisha_contract::harness::sha1_kernel_suite("sha1/shani", super::compress) };
-        assert!(checks > 1100);
+
+        let abcd = _mm_shuffle_epi32::<0x1b>(abcd);
+        // SAFETY: `state` is 20 bytes, so its first 16 are writable; the store is unaligned.
+        unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), abcd) };
+        state[4] = _mm_extract_epi32::<3>(e) as u32;
     }
 }

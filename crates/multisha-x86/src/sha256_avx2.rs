@@ -33,7 +33,9 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_srli_epi64,
     _mm256_store_si256, _mm256_xor_si256,
 };
-use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace, Workspace};
+use multisha_contract::{
+    Block64 as Block, SHA256_K, Sha256Compression, Sha256Workspace, Workspace,
+};
 use zeroize::Zeroize;
 
 /// `K` laid out like the workspace: each group of four constants twice, once per lane.
@@ -170,88 +172,77 @@ macro_rules! eight_rounds {
 /// which leaves the rounds six registers for eight working variables and their temporaries:
 /// they spill on every round. The state is needed once per block, so it lives in memory.
 #[inline]
-fn feed_forward(state: &mut Sha256State, v: [u32; 8]) {
+fn feed_forward(state: &mut [u32; 8], v: [u32; 8]) {
     for (s, x) in state.iter_mut().zip(v) {
         *s = s.wrapping_add(x);
     }
     core::hint::black_box(state);
 }
 
-/// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack buffer that is
-/// wiped once before returning; the caller's workspace `_w` is not used.
-///
-/// Per pair, the schedule of both blocks is expanded while the rounds of the first run: the
-/// vector steps for groups `2i+4`, `2i+5` sit between the scalar rounds `8i..8i+8`, so the
-/// vector units work while the integer units are busy, and the second block's rounds then
-/// only read `w`.
-///
-/// # Safety
-/// The CPU must support `avx2` and `bmi2`.
-#[inline(never)]
-#[target_feature(enable = "avx2,bmi2")]
-pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], _w: &mut Sha256Workspace) {
-    let mut pair = Workspace::<128>::new();
-    let w = &mut pair.words;
-    let mut todo = blocks;
-    while let [b0, rest @ ..] = todo {
-        // An odd last block is expanded in both lanes; the high lane is then ignored.
-        let (b1, both) = match rest {
-            [b1, ..] => (b1, true),
-            [] => (b0, false),
-        };
-        let mut x = [0, 1, 2, 3].map(|j| load_group(b0, b1, j));
-        for (j, &g) in x.iter().enumerate() {
-            store_group(w, j, g);
-        }
-        let mut v = *state;
-        // Written out (not a loop) so the schedule ring stays in registers.
-        macro_rules! step {
-            ($i:literal, expand) => {
-                eight_rounds!(v, w, $i, 0);
-                for j in [2 * $i + 4, 2 * $i + 5] {
-                    let g = expand4(x[0], x[1], x[2], x[3]);
-                    x = [x[1], x[2], x[3], g];
-                    store_group(w, j, g);
-                }
+multisha_contract::declare_variant! {
+    /// The `avx2` SHA-256 variant.
+    pub static VARIANT: Sha256Compression = {
+        name: "avx2",
+        description: "AVX2 message schedule for two blocks at a time, scalar rounds with BMI2 rorx",
+        schedule: KernelStack,
+        requires: ["avx2", "bmi2"],
+    };
+    /// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack buffer that is
+    /// wiped once before returning; the caller's workspace `_w` is not used.
+    ///
+    /// Per pair, the schedule of both blocks is expanded while the rounds of the first run: the
+    /// vector steps for groups `2i+4`, `2i+5` sit between the scalar rounds `8i..8i+8`, so the
+    /// vector units work while the integer units are busy, and the second block's rounds then
+    /// only read `w`.
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], _w: &mut Sha256Workspace) {
+        let mut pair = Workspace::<u32, 128>::new();
+        let w = &mut pair.words;
+        let mut todo = blocks;
+        while let [b0, rest @ ..] = todo {
+            // An odd last block is expanded in both lanes; the high lane is then ignored.
+            let (b1, both) = match rest {
+                [b1, ..] => (b1, true),
+                [] => (b0, false),
             };
-            ($i:literal) => {
-                eight_rounds!(v, w, $i, 0);
-            };
+            let mut x = [0, 1, 2, 3].map(|j| load_group(b0, b1, j));
+            for (j, &g) in x.iter().enumerate() {
+                store_group(w, j, g);
+            }
+            let mut v = *state;
+            // Written out (not a loop) so the schedule ring stays in registers.
+            macro_rules! step {
+                ($i:literal, expand) => {
+                    eight_rounds!(v, w, $i, 0);
+                    for j in [2 * $i + 4, 2 * $i + 5] {
+                        let g = expand4(x[0], x[1], x[2], x[3]);
+                        x = [x[1], x[2], x[3], g];
+                        store_group(w, j, g);
+                    }
+                };
+                ($i:literal) => {
+                    eight_rounds!(v, w, $i, 0);
+                };
+            }
+            step!(0, expand);
+            step!(1, expand);
+            step!(2, expand);
+            step!(3, expand);
+            step!(4, expand);
+            step!(5, expand);
+            step!(6);
+            step!(7);
+            feed_forward(state, v);
+            if !both {
+                break;
+            }
+            let mut v = *state;
+            for i in 0..8 {
+                eight_rounds!(v, w, i, 4);
+            }
+            feed_forward(state, v);
+            todo = &rest[1..];
         }
-        step!(0, expand);
-        step!(1, expand);
-        step!(2, expand);
-        step!(3, expand);
-        step!(4, expand);
-        step!(5, expand);
-        step!(6);
-        step!(7);
-        feed_forward(state, v);
-        if !both {
-            break;
-        }
-        let mut v = *state;
-        for i in 0..8 {
-            eight_rounds!(v, w, i, 4);
-        }
-        feed_forward(state, v);
-        todo = &rest[1..];
-    }
-    pair.words.as_mut_slice().zeroize();
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn harness() {
-        if !std::is_x86_feature_detected!("avx2") || !std::is_x86_feature_detected!("bmi2") {
-            std::println!("sha256/avx2 skipped: CPU lacks AVX2 or BMI2");
-            return;
-        }
-        // SAFETY: both features the kernel needs were detected just above.
-        let checks = unsafe {
-            multisha_contract::harness::sha256_kernel_suite("sha256/avx2", super::compress)
-        };
-        assert!(checks > 2200);
+        pair.words.as_mut_slice().zeroize();
     }
 }

@@ -15,7 +15,7 @@ use core::arch::x86_64::{
     _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
     _mm_shuffle_epi32, _mm_storeu_si128,
 };
-use multisha_contract::{Block, SHA256_K, Sha256State, Sha256Workspace};
+use multisha_contract::{SHA256_K, Sha256Compression, Sha256Workspace};
 
 /// Four rounds with schedule words `$w` and constants `K[4*$i..4*$i+4]`.
 macro_rules! rounds4 {
@@ -42,78 +42,67 @@ macro_rules! schedule_rounds4 {
     };
 }
 
-/// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
-///
-/// # Safety
-/// The CPU must support `sha`, `sse2`, `ssse3` and `sse4.1`.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub unsafe fn compress(state: &mut Sha256State, blocks: &[Block], w: &mut Sha256Workspace) {
-    let _ = w;
-    // Byte-swaps each 32-bit word (the message is big-endian).
-    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-    let p: *mut __m128i = state.as_mut_ptr().cast();
-    // SAFETY: `state` is 32 bytes: two unaligned 16-byte loads.
-    let (dcba, hgfe) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
-    // To SHA-NI order: abef = [f, e, b, a] and cdgh = [h, g, d, c] (lane 0 first).
-    let cdab = _mm_shuffle_epi32::<0xb1>(dcba);
-    let efgh = _mm_shuffle_epi32::<0x1b>(hgfe);
-    let mut abef = _mm_alignr_epi8::<8>(cdab, efgh);
-    let mut cdgh = _mm_blend_epi16::<0xf0>(efgh, cdab);
+multisha_contract::declare_variant! {
+    /// The `shani` SHA-256 variant.
+    pub static VARIANT: Sha256Compression = {
+        name: "shani",
+        description: "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks",
+        schedule: Registers,
+        requires: ["sha", "sse2", "ssse3", "sse4.1"],
+    };
+    /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
+    #[inline(never)]
+    pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], w: &mut Sha256Workspace) {
+        let _ = w;
+        // Byte-swaps each 32-bit word (the message is big-endian).
+        let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+        let p: *mut __m128i = state.as_mut_ptr().cast();
+        // SAFETY: `state` is 32 bytes: two unaligned 16-byte loads.
+        let (dcba, hgfe) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
+        // To SHA-NI order: abef = [f, e, b, a] and cdgh = [h, g, d, c] (lane 0 first).
+        let cdab = _mm_shuffle_epi32::<0xb1>(dcba);
+        let efgh = _mm_shuffle_epi32::<0x1b>(hgfe);
+        let mut abef = _mm_alignr_epi8::<8>(cdab, efgh);
+        let mut cdgh = _mm_blend_epi16::<0xf0>(efgh, cdab);
 
-    for block in blocks {
-        let (abef_in, cdgh_in) = (abef, cdgh);
-        let q: *const __m128i = block.as_ptr().cast();
-        // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-        let [mut w0, mut w1, mut w2, mut w3] =
-            unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), bswap)) };
-        let mut w4;
+        for block in blocks {
+            let (abef_in, cdgh_in) = (abef, cdgh);
+            let q: *const __m128i = block.as_ptr().cast();
+            // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
+            let [mut w0, mut w1, mut w2, mut w3] =
+                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), bswap)) };
+            let mut w4;
 
-        rounds4!(abef, cdgh, w0, 0);
-        rounds4!(abef, cdgh, w1, 1);
-        rounds4!(abef, cdgh, w2, 2);
-        rounds4!(abef, cdgh, w3, 3);
-        schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 4);
-        schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 5);
-        schedule_rounds4!(abef, cdgh, w2, w3, w4, w0, w1, 6);
-        schedule_rounds4!(abef, cdgh, w3, w4, w0, w1, w2, 7);
-        schedule_rounds4!(abef, cdgh, w4, w0, w1, w2, w3, 8);
-        schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 9);
-        schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 10);
-        schedule_rounds4!(abef, cdgh, w2, w3, w4, w0, w1, 11);
-        schedule_rounds4!(abef, cdgh, w3, w4, w0, w1, w2, 12);
-        schedule_rounds4!(abef, cdgh, w4, w0, w1, w2, w3, 13);
-        schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 14);
-        schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 15);
+            rounds4!(abef, cdgh, w0, 0);
+            rounds4!(abef, cdgh, w1, 1);
+            rounds4!(abef, cdgh, w2, 2);
+            rounds4!(abef, cdgh, w3, 3);
+            schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 4);
+            schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 5);
+            schedule_rounds4!(abef, cdgh, w2, w3, w4, w0, w1, 6);
+            schedule_rounds4!(abef, cdgh, w3, w4, w0, w1, w2, 7);
+            schedule_rounds4!(abef, cdgh, w4, w0, w1, w2, w3, 8);
+            schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 9);
+            schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 10);
+            schedule_rounds4!(abef, cdgh, w2, w3, w4, w0, w1, 11);
+            schedule_rounds4!(abef, cdgh, w3, w4, w0, w1, w2, 12);
+            schedule_rounds4!(abef, cdgh, w4, w0, w1, w2, w3, 13);
+            schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 14);
+            schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 15);
 
-        abef = _mm_add_epi32(abef, abef_in);
-        cdgh = _mm_add_epi32(cdgh, cdgh_in);
-    }
-
-    // Back to [a, b, c, d] and [e, f, g, h].
-    let feba = _mm_shuffle_epi32::<0x1b>(abef);
-    let dchg = _mm_shuffle_epi32::<0xb1>(cdgh);
-    let dcba = _mm_blend_epi16::<0xf0>(feba, dchg);
-    let hgef = _mm_alignr_epi8::<8>(dchg, feba);
-    // SAFETY: `state` is 32 bytes: two unaligned 16-byte stores.
-    unsafe {
-        _mm_storeu_si128(p, dcba);
-        _mm_storeu_si128(p.add(1), hgef);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn harness() {
-        if !super::super::tests::has_shani() {
-            std::println!("sha256/shani skipped: CPU lacks SHA-NI or SSE4.1");
-            return;
+            abef = _mm_add_epi32(abef, abef_in);
+            cdgh = _mm_add_epi32(cdgh, cdgh_in);
         }
-        // SAFETY: `has_shani` detected every feature the kernel needs.
-        let checks = unsafe {
-            multisha_contract::harness::sha256_kernel_suite("sha256/shani", super::compress)
-        };
-        assert!(checks > 2200);
+
+        // Back to [a, b, c, d] and [e, f, g, h].
+        let feba = _mm_shuffle_epi32::<0x1b>(abef);
+        let dchg = _mm_shuffle_epi32::<0xb1>(cdgh);
+        let dcba = _mm_blend_epi16::<0xf0>(feba, dchg);
+        let hgef = _mm_alignr_epi8::<8>(dchg, feba);
+        // SAFETY: `state` is 32 bytes: two unaligned 16-byte stores.
+        unsafe {
+            _mm_storeu_si128(p, dcba);
+            _mm_storeu_si128(p.add(1), hgef);
+        }
     }
 }

@@ -1,13 +1,11 @@
-//! Prints `ALGORITHM NAME` for every variant this CPU can run, one per line, best first.
-//! CI uses it to run the test suite once per variant forced through the environment.
+//! Prints `ENV_VAR NAME` for every variant this CPU can run, one per line, best first per
+//! algorithm. CI runs the test suite once per line, with `ENV_VAR=NAME` set (and the
+//! dispatcher's expectation `MULTISHA_EXPECT_<ID>=NAME`, which CI derives from `ENV_VAR`).
 
 fn main() {
-    for algorithm in multisha::Algorithm::ALL {
-        for variant in multisha::variants(algorithm)
-            .iter()
-            .filter(|v| v.is_available())
-        {
-            println!("{} {}", algorithm.id(), variant.name());
+    for &algorithm in multisha::engine::Algorithm::ALL {
+        for variant in algorithm.variants().iter().filter(|v| v.is_available()) {
+            println!("{} {}", algorithm.env_var(), variant.name());
         }
     }
 }

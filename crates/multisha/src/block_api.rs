@@ -1,158 +1,105 @@
 //! Block-level hasher cores (digest 0.11 `UpdateCore` + `FixedOutputCore`, eager buffer).
 //!
-//! One generic core serves SHA-1, SHA-224 and SHA-256; a [`Spec`] supplies the initial value,
-//! the output size and the kernel family. The core stores its kernel pointer, taken from the
-//! dispatcher when it is created (or pinned to one variant), so an update costs one indirect
-//! call and nothing else.
+//! One generic core serves every hash function; the hash function `H` supplies the initial
+//! value, the output size and the compression function. The core stores its kernel pointer,
+//! taken from the dispatcher when it is created (or pinned to one variant), so an update costs
+//! one indirect call and nothing else.
 
-use crate::dispatch::{self, Dispatched};
-use crate::{Algorithm, Error};
+use crate::engine::dispatch::current;
+use crate::engine::{Error, Variant};
+use crate::hash_function::{HashFunction, Registered};
 use core::fmt;
-use digest::array::{Array, ArraySize};
 use digest::block_api::{
     AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
     OutputSizeUser, Reset, UpdateCore,
 };
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
-use digest::typenum::{U20, U28, U32, U40, U64};
 use digest::{HashMarker, Output};
-use multisha_contract::{Family, SHA1_IV, SHA224_IV, SHA256_IV, compress_and_wipe, write_digest};
+use multisha_contract::{
+    BlockBytes, Compression, CpuFeatures, Kernel, KernelFn, State, Word, WorkspaceBuffer,
+    compress_and_wipe, write_digest,
+};
 use zeroize::Zeroize;
 
-mod sealed {
-    #[allow(unreachable_pub)]
-    pub trait Sealed {}
+type Algo<H> = <H as HashFunction>::Compression;
+
+/// The block-level core of hash function `H`: chaining state, block count and the kernel it
+/// runs.
+pub struct HashCore<H: HashFunction> {
+    state: State<Algo<H>>,
+    /// Blocks compressed so far (as `u128`: SHA-512 counts 128 bits; SHA-1 and SHA-256 keep
+    /// the low 64 bits in their length field and serialized state, as `sha1`/`sha2` do).
+    block_len: u128,
+    kernel: KernelFn<Algo<H>>,
 }
 
-/// What distinguishes SHA-1, SHA-224 and SHA-256 at the block level. Sealed.
-#[allow(private_bounds)]
-pub trait Spec: sealed::Sealed + 'static {
-    /// The compression family (and the dispatcher slot) it uses.
-    #[doc(hidden)]
-    type Family: Dispatched;
-    /// Digest size in bytes.
-    type OutputSize: ArraySize;
-    /// Serialized state size: the state words plus the 64-bit block count.
-    type SerializedStateSize: ArraySize;
-    /// The compression function.
-    const ALGORITHM: Algorithm;
-    /// The initial chaining value.
-    #[doc(hidden)]
-    const IV: <Self::Family as Family>::State;
-    /// The name `AlgorithmName` reports.
-    const NAME: &'static str;
-}
-
-/// SHA-1 parameters.
-#[derive(Debug, Clone, Copy)]
-pub enum Sha1Spec {}
-/// SHA-224 parameters.
-#[derive(Debug, Clone, Copy)]
-pub enum Sha224Spec {}
-/// SHA-256 parameters.
-#[derive(Debug, Clone, Copy)]
-pub enum Sha256Spec {}
-
-impl sealed::Sealed for Sha1Spec {}
-impl sealed::Sealed for Sha224Spec {}
-impl sealed::Sealed for Sha256Spec {}
-
-impl Spec for Sha1Spec {
-    type Family = multisha_contract::Sha1;
-    type OutputSize = U20;
-    type SerializedStateSize = U28;
-    const ALGORITHM: Algorithm = Algorithm::Sha1;
-    const IV: [u32; 5] = SHA1_IV;
-    const NAME: &'static str = "Sha1";
-}
-
-impl Spec for Sha224Spec {
-    type Family = multisha_contract::Sha256;
-    type OutputSize = U28;
-    type SerializedStateSize = U40;
-    const ALGORITHM: Algorithm = Algorithm::Sha256;
-    const IV: [u32; 8] = SHA224_IV;
-    const NAME: &'static str = "Sha224";
-}
-
-impl Spec for Sha256Spec {
-    type Family = multisha_contract::Sha256;
-    type OutputSize = U32;
-    type SerializedStateSize = U40;
-    const ALGORITHM: Algorithm = Algorithm::Sha256;
-    const IV: [u32; 8] = SHA256_IV;
-    const NAME: &'static str = "Sha256";
-}
-
-/// Block-level SHA-1 core.
-pub type Sha1Core = HashCore<Sha1Spec>;
-/// Block-level SHA-224 core.
-pub type Sha224Core = HashCore<Sha224Spec>;
-/// Block-level SHA-256 core.
-pub type Sha256Core = HashCore<Sha256Spec>;
-
-type State<S> = <<S as Spec>::Family as Family>::State;
-type Kernel<S> = <<S as Spec>::Family as Family>::Kernel;
-
-/// The block-level core of a hasher: chaining state, block count and the kernel it runs.
-pub struct HashCore<S: Spec> {
-    state: State<S>,
-    block_len: u64,
-    kernel: Kernel<S>,
-}
-
-impl<S: Spec> HashCore<S> {
+impl<H: HashFunction> HashCore<H> {
     /// A core that runs the named variant instead of the dispatched one.
     ///
     /// # Errors
     /// An unknown name or a variant this CPU cannot run.
     pub fn with_variant(name: &str) -> Result<Self, Error> {
-        let variant = crate::select::lookup(S::ALGORITHM, name, crate::CpuFeatures::detect())?;
+        let variant = crate::engine::lookup(H::algorithm(), name, CpuFeatures::detect())?;
+        let declaration = variant
+            .declaration::<Algo<H>>()
+            .expect("lookup returns variants of the algorithm asked for");
+        let Kernel::Single(kernel) = declaration.kernel;
         Ok(Self {
-            state: S::IV,
+            state: H::OUTPUT.iv,
             block_len: 0,
-            kernel: S::Family::kernel_of(variant),
+            kernel,
         })
     }
 
+    /// The variant this core runs.
+    pub fn variant(&self) -> &'static Variant {
+        let address = self.kernel as usize;
+        H::algorithm()
+            .variants()
+            .iter()
+            .find(|v| v.kernel_address() == address)
+            .expect("a core's kernel is a variant of its algorithm")
+    }
+
     /// Pads in place in the buffer and compresses the one or two final blocks with one
-    /// workspace, wiped once.
-    fn finish(&self, buffer: &mut Buffer<Self>, out: &mut [u8]) {
-        let message_len = self
+    /// workspace, wiped once; the state becomes the digest's (the caller drops or resets the
+    /// core next).
+    fn finish(&mut self, buffer: &mut Buffer<Self>, out: &mut [u8]) {
+        let block = <Algo<H> as Compression>::Block::LEN as u128;
+        let bit_len = self
             .block_len
-            .wrapping_mul(64)
-            .wrapping_add(buffer.get_pos() as u64);
-        let mut state = self.state;
-        let mut w = <S::Family as Family>::Workspace::default();
-        buffer.len64_padding_be(message_len.wrapping_mul(8), |block| {
+            .wrapping_mul(block)
+            .wrapping_add(buffer.get_pos() as u128)
+            .wrapping_mul(8);
+        let mut w = <Algo<H> as Compression>::Workspace::default();
+        let (kernel, state) = (self.kernel, &mut self.state);
+        let compress = |block: &Block<Self>| {
+            let block = Algo::<H>::core_blocks(core::slice::from_ref(block));
             // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
-            unsafe {
-                S::Family::call(
-                    self.kernel,
-                    &mut state,
-                    core::slice::from_ref(&block.0),
-                    &mut w,
-                )
-            };
-        });
-        S::Family::wipe(&mut w);
-        write_digest(state.as_ref(), out);
-        state.as_mut().zeroize();
+            unsafe { kernel(state, block, &mut w) };
+        };
+        if <Algo<H> as Compression>::LENGTH_BYTES == 8 {
+            buffer.len64_padding_be(bit_len as u64, compress);
+        } else {
+            buffer.len128_padding_be(bit_len, compress);
+        }
+        w.wipe();
+        write_digest(self.state.as_ref(), out);
     }
 }
 
-impl<S: Spec> Default for HashCore<S> {
+impl<H: HashFunction> Default for HashCore<H> {
     #[inline]
     fn default() -> Self {
         Self {
-            state: S::IV,
+            state: H::OUTPUT.iv,
             block_len: 0,
-            kernel: dispatch::current::<S::Family>(),
+            kernel: current::<Algo<H>>(),
         }
     }
 }
 
-impl<S: Spec> Clone for HashCore<S> {
+impl<H: HashFunction> Clone for HashCore<H> {
     fn clone(&self) -> Self {
         Self {
             state: self.state,
@@ -162,92 +109,100 @@ impl<S: Spec> Clone for HashCore<S> {
     }
 }
 
-impl<S: Spec> HashMarker for HashCore<S> {}
+impl<H: HashFunction> HashMarker for HashCore<H> {}
 
-impl<S: Spec> BlockSizeUser for HashCore<S> {
-    type BlockSize = U64;
+impl<H: HashFunction> BlockSizeUser for HashCore<H> {
+    type BlockSize = <Algo<H> as Registered>::BlockSize;
 }
 
-impl<S: Spec> BufferKindUser for HashCore<S> {
+impl<H: HashFunction> BufferKindUser for HashCore<H> {
     type BufferKind = Eager;
 }
 
-impl<S: Spec> OutputSizeUser for HashCore<S> {
-    type OutputSize = S::OutputSize;
+impl<H: HashFunction> OutputSizeUser for HashCore<H> {
+    type OutputSize = H::OutputSize;
 }
 
-impl<S: Spec> UpdateCore for HashCore<S> {
+impl<H: HashFunction> UpdateCore for HashCore<H> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_len = self.block_len.wrapping_add(blocks.len() as u64);
-        let blocks = Array::cast_slice_to_core(blocks);
+        self.block_len = self.block_len.wrapping_add(blocks.len() as u128);
+        let blocks = Algo::<H>::core_blocks(blocks);
         // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
-        unsafe { compress_and_wipe::<S::Family>(self.kernel, &mut self.state, blocks) };
+        unsafe { compress_and_wipe::<Algo<H>>(self.kernel, &mut self.state, blocks) };
     }
 }
 
-impl<S: Spec> FixedOutputCore for HashCore<S> {
+impl<H: HashFunction> FixedOutputCore for HashCore<H> {
     #[inline]
     fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
         self.finish(buffer, out);
     }
 }
 
-impl<S: Spec> Reset for HashCore<S> {
+impl<H: HashFunction> Reset for HashCore<H> {
     /// Back to the initial value; a pinned core stays pinned.
     #[inline]
     fn reset(&mut self) {
-        self.state = S::IV;
+        self.state = H::OUTPUT.iv;
         self.block_len = 0;
     }
 }
 
-impl<S: Spec> AlgorithmName for HashCore<S> {
+impl<H: HashFunction> AlgorithmName for HashCore<H> {
     fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(S::NAME)
+        f.write_str(H::ALGORITHM_NAME)
     }
 }
 
-impl<S: Spec> fmt::Debug for HashCore<S> {
+impl<H: HashFunction> fmt::Debug for HashCore<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}Core {{ ... }}", S::NAME)
+        write!(f, "{}Core {{ ... }}", H::ALGORITHM_NAME)
     }
 }
 
-impl<S: Spec> Drop for HashCore<S> {
+impl<H: HashFunction> Drop for HashCore<H> {
     fn drop(&mut self) {
         self.state.as_mut().zeroize();
         self.block_len.zeroize();
     }
 }
 
-impl<S: Spec> zeroize::ZeroizeOnDrop for HashCore<S> {}
+impl<H: HashFunction> zeroize::ZeroizeOnDrop for HashCore<H> {}
 
-impl<S: Spec> SerializableState for HashCore<S> {
-    type SerializedStateSize = S::SerializedStateSize;
+impl<H: HashFunction> SerializableState for HashCore<H> {
+    type SerializedStateSize = H::SerializedStateSize;
 
-    /// The state words (little-endian) followed by the block count (little-endian).
+    /// The state words (little-endian) followed by the block count (little-endian, as wide as
+    /// the algorithm's length field): the layout of `sha1`/`sha2` 0.11.
     fn serialize(&self) -> SerializedState<Self> {
         let mut out = SerializedState::<Self>::default();
         let words = self.state.as_ref();
-        let (state_bytes, len_bytes) = out.split_at_mut(4 * words.len());
-        for (chunk, word) in state_bytes.chunks_exact_mut(4).zip(words) {
-            chunk.copy_from_slice(&word.to_le_bytes());
+        let word = <Algo<H> as Compression>::Word::BYTES;
+        let (state_bytes, len_bytes) = out.split_at_mut(word * words.len());
+        for (chunk, w) in state_bytes.chunks_exact_mut(word).zip(words) {
+            w.write_le(chunk);
         }
-        len_bytes.copy_from_slice(&self.block_len.to_le_bytes());
+        len_bytes.copy_from_slice(&self.block_len.to_le_bytes()[..len_bytes.len()]);
         out
     }
 
-    /// Restores a serialized state; the core runs the currently dispatched kernel.
+    /// Restores a serialized state; the core runs the currently dispatched kernel (a
+    /// serialized state carries no variant).
     fn deserialize(serialized: &SerializedState<Self>) -> Result<Self, DeserializeStateError> {
         let mut core = Self::default();
+        let word = <Algo<H> as Compression>::Word::BYTES;
         let words = core.state.as_mut();
-        let (state_bytes, len_bytes) = serialized.split_at(4 * words.len());
-        for (word, chunk) in words.iter_mut().zip(state_bytes.chunks_exact(4)) {
-            *word = u32::from_le_bytes(chunk.try_into().map_err(|_| DeserializeStateError)?);
+        let (state_bytes, len_bytes) = serialized.split_at(word * words.len());
+        if len_bytes.len() > 16 || state_bytes.len() != word * words.len() {
+            return Err(DeserializeStateError);
         }
-        core.block_len =
-            u64::from_le_bytes(len_bytes.try_into().map_err(|_| DeserializeStateError)?);
+        for (w, chunk) in words.iter_mut().zip(state_bytes.chunks_exact(word)) {
+            *w = Word::from_le_slice(chunk);
+        }
+        let mut count = [0u8; 16];
+        count[..len_bytes.len()].copy_from_slice(len_bytes);
+        core.block_len = u128::from_le_bytes(count);
         Ok(core)
     }
 }

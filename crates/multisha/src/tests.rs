@@ -1,121 +1,98 @@
 //! Every variant of the registry that this CPU runs goes through the shared harness, at the
-//! kernel level and through the streaming hashers pinned to it.
+//! kernel level and through every hasher of its algorithm pinned to it; the dispatched
+//! hashers through the streaming suite. Generic over the registry: an algorithm added there
+//! is tested here without an edit.
 
-use crate::{Algorithm, Sha1, Sha224, Sha256, variants};
-use multisha_contract::harness;
+use crate::hash_function::{HashFunction, Registered};
+use multisha_contract::harness::{self, Reference};
 use std::format;
+use std::sync::Mutex;
 
-fn run_all(algorithm: Algorithm) -> (usize, usize) {
-    let mut ran = 0;
-    let mut skipped = 0;
-    for variant in variants(algorithm) {
-        if !variant.is_available() {
-            std::eprintln!(
-                "skipping {variant}: this CPU lacks {:?}",
-                variant.requires()
-            );
-            skipped += 1;
-            continue;
+/// Held by the unit tests that change or assert the process-wide choice.
+pub(crate) static SERIAL: Mutex<()> = Mutex::new(());
+
+/// What a test does per algorithm and per hash function of the registry.
+pub(crate) trait Visitor {
+    fn algorithm<A: Registered + Reference>(&mut self);
+    fn function<H>(&mut self)
+    where
+        H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
+        H::Compression: Reference;
+}
+
+/// Counts what ran and what this CPU could not run.
+#[derive(Default)]
+struct Harness {
+    ran: usize,
+    skipped: usize,
+    algorithms: usize,
+}
+
+impl Visitor for Harness {
+    fn algorithm<A: Registered + Reference>(&mut self) {
+        self.algorithms += 1;
+        let variants = A::ALGORITHM.variants();
+        assert!(
+            variants.iter().any(|v| v.requires().is_empty()),
+            "{}: a portable variant",
+            A::NAME
+        );
+        for variant in variants {
+            let declaration = variant.declaration::<A>().expect("a variant of A");
+            match harness::declaration_suite(declaration) {
+                Some(checks) => {
+                    assert!(checks > 1000, "{variant}: only {checks} checks");
+                    assert!(variant.is_available());
+                    self.ran += 1;
+                }
+                None => {
+                    assert!(
+                        !variant.is_available(),
+                        "{variant} runs here but was skipped"
+                    );
+                    self.skipped += 1;
+                }
+            }
         }
-        let label = format!("{variant}");
-        let checks = match algorithm {
-            Algorithm::Sha1 => {
-                let kernel = variant
-                    .sha1_kernel()
-                    .expect("SHA-1 table holds SHA-1 kernels");
-                // SAFETY: `is_available` checked the CPU has every feature the variant needs.
-                let kernel_checks = unsafe { harness::sha1_kernel_suite(&label, kernel) };
-                kernel_checks
-                    + harness::streaming_suite(
-                        &label,
-                        || Sha1::with_variant(variant.name()).expect("available"),
-                        harness::reference_sha1,
-                    )
-            }
-            Algorithm::Sha256 => {
-                let kernel = variant
-                    .sha256_kernel()
-                    .expect("SHA-256 table holds SHA-256 kernels");
-                // SAFETY: `is_available` checked the CPU has every feature the variant needs.
-                let kernel_checks = unsafe { harness::sha256_kernel_suite(&label, kernel) };
-                kernel_checks
-                    + harness::streaming_suite(
-                        &label,
-                        || Sha256::with_variant(variant.name()).expect("available"),
-                        harness::reference_sha256,
-                    )
-                    + harness::streaming_suite(
-                        &label,
-                        || Sha224::with_variant(variant.name()).expect("available"),
-                        harness::reference_sha224,
-                    )
-            }
-        };
-        assert!(checks > 1000, "{label}: only {checks} checks ran");
-        ran += 1;
     }
-    (ran, skipped)
+
+    fn function<H>(&mut self)
+    where
+        H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
+        H::Compression: Reference,
+    {
+        let reference = |data: &[u8]| H::Compression::digest(H::OUTPUT.id, data);
+        for variant in H::algorithm()
+            .variants()
+            .iter()
+            .filter(|v| v.is_available())
+        {
+            let label = format!("{} pinned to {variant}", H::OUTPUT.name);
+            let checks = harness::streaming_suite(
+                &label,
+                || H::with_variant(variant.name()).expect("available"),
+                reference,
+            );
+            assert!(checks > 0);
+        }
+        let label = format!("dispatched {}", H::OUTPUT.name);
+        assert!(harness::streaming_suite(&label, H::new, reference) > 0);
+    }
 }
 
-/// How many variants this CPU must be able to run (the portable ones at least).
-fn portable_count(algorithm: Algorithm) -> usize {
-    variants(algorithm)
+#[test]
+fn every_variant_and_hasher_passes_the_harness() {
+    let mut run = Harness::default();
+    crate::algorithms::visit(&mut run);
+    assert_eq!(run.algorithms, crate::engine::Algorithm::ALL.len());
+    let total: usize = crate::engine::Algorithm::ALL
         .iter()
-        .filter(|v| v.requires().is_empty())
-        .count()
-}
-
-#[test]
-fn every_sha1_variant_passes_the_harness() {
-    let (ran, skipped) = run_all(Algorithm::Sha1);
-    assert_eq!(ran + skipped, variants(Algorithm::Sha1).len());
-    assert!(
-        ran >= portable_count(Algorithm::Sha1),
-        "ran {ran} SHA-1 variants"
-    );
-    assert_eq!(
-        ran,
-        variants(Algorithm::Sha1)
-            .iter()
-            .filter(|v| v.is_available())
-            .count()
-    );
-}
-
-#[test]
-fn every_sha256_variant_passes_the_harness() {
-    let (ran, skipped) = run_all(Algorithm::Sha256);
-    assert_eq!(ran + skipped, variants(Algorithm::Sha256).len());
-    assert!(
-        ran >= portable_count(Algorithm::Sha256),
-        "ran {ran} SHA-256 variants"
-    );
-    assert_eq!(
-        ran,
-        variants(Algorithm::Sha256)
-            .iter()
-            .filter(|v| v.is_available())
-            .count()
-    );
-}
-
-#[test]
-fn dispatched_hashers_pass_the_streaming_suite() {
-    assert!(
-        harness::streaming_suite("dispatched sha1", Sha1::default, harness::reference_sha1) > 0
-    );
-    assert!(
-        harness::streaming_suite(
-            "dispatched sha224",
-            Sha224::default,
-            harness::reference_sha224
-        ) > 0
-    );
-    assert!(
-        harness::streaming_suite(
-            "dispatched sha256",
-            Sha256::default,
-            harness::reference_sha256
-        ) > 0
+        .map(|a| a.variants().len())
+        .sum();
+    assert_eq!(run.ran + run.skipped, total);
+    std::eprintln!(
+        "{} variants ran, {} skipped on this CPU",
+        run.ran,
+        run.skipped
     );
 }

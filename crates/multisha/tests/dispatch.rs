@@ -1,6 +1,6 @@
 //! The dispatcher: default choice, environment override, refusals (never a SIGILL).
 
-use multisha::{Algorithm, CpuFeatures, Feature, Reason, active, choose, lookup, variants};
+use multisha::engine::{Algorithm, CpuFeatures, Feature, Reason, active, choose, lookup};
 use std::process::Command;
 
 /// Runs this test binary again with `env` set, executing only the `report_active` helper test,
@@ -24,7 +24,7 @@ fn child_report(env: &[(&str, &str)]) -> String {
         "--nocapture",
         "--test-threads=1",
     ]);
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         command.env_remove(algorithm.env_var());
     }
     command.envs(env.iter().copied());
@@ -41,7 +41,7 @@ fn child_report(env: &[(&str, &str)]) -> String {
 #[test]
 #[ignore = "helper run by the override tests in a child process"]
 fn report_active() {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         let selection = active(algorithm);
         println!(
             "ACTIVE {} {} {:?}",
@@ -57,7 +57,7 @@ fn report_active() {
 
 #[test]
 fn default_choice_is_available_and_follows_the_override_rules() {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         let selection = active(algorithm);
         assert!(selection.variant.is_available(), "{selection}");
         assert_eq!(selection.variant.algorithm(), algorithm);
@@ -73,7 +73,8 @@ fn default_choice_is_available_and_follows_the_override_rules() {
             }
             _ => {
                 assert_eq!(selection.reason, Reason::Priority);
-                let best = variants(algorithm)
+                let best = algorithm
+                    .variants()
                     .iter()
                     .find(|v| v.is_available())
                     .expect("a portable variant");
@@ -83,15 +84,15 @@ fn default_choice_is_available_and_follows_the_override_rules() {
     }
 }
 
-/// `MULTISHA_EXPECT_SHA1` / `MULTISHA_EXPECT_SHA256` let CI and the cross-test assert which
-/// variant the dispatcher picked on the machine at hand.
+/// `MULTISHA_EXPECT_<ID>` (`MULTISHA_EXPECT_SHA256=shani`) lets CI and the cross-test assert
+/// which variant the dispatcher picked on the machine at hand; `MULTISHA_EXPECT_ALL` sets the
+/// expectation of every algorithm that has no expectation of its own.
 #[test]
 fn dispatched_variant_matches_the_expectation_if_one_is_set() {
-    for (algorithm, var) in [
-        (Algorithm::Sha1, "MULTISHA_EXPECT_SHA1"),
-        (Algorithm::Sha256, "MULTISHA_EXPECT_SHA256"),
-    ] {
-        if let Ok(expected) = std::env::var(var) {
+    for &algorithm in Algorithm::ALL {
+        let var = format!("MULTISHA_EXPECT_{}", algorithm.id().to_uppercase());
+        if let Ok(expected) = std::env::var(&var).or_else(|_| std::env::var("MULTISHA_EXPECT_ALL"))
+        {
             assert_eq!(active(algorithm).variant.name(), expected, "{var}");
         }
     }
@@ -107,7 +108,8 @@ fn env_override_is_honoured() {
 #[test]
 fn unknown_env_value_is_ignored_and_reported() {
     let out = child_report(&[("MULTISHA_SHA256", "no-such-variant")]);
-    let best = variants(Algorithm::Sha256)
+    let best = Algorithm::Sha256
+        .variants()
         .iter()
         .find(|v| v.is_available())
         .expect("a portable variant");
@@ -124,7 +126,8 @@ fn unknown_env_value_is_ignored_and_reported() {
 
 #[test]
 fn unrunnable_env_value_is_ignored_and_reported() {
-    let Some(unrunnable) = variants(Algorithm::Sha256)
+    let Some(unrunnable) = Algorithm::Sha256
+        .variants()
         .iter()
         .find(|v| !v.is_available())
     else {
@@ -138,10 +141,11 @@ fn unrunnable_env_value_is_ignored_and_reported() {
 
 #[test]
 fn choice_on_a_cpu_without_any_feature_is_the_best_portable_variant() {
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         let selection = choose(algorithm, CpuFeatures::none(), None);
         assert!(selection.variant.requires().is_empty());
-        let best_portable = variants(algorithm)
+        let best_portable = algorithm
+            .variants()
             .iter()
             .find(|v| v.requires().is_empty())
             .expect("portable");
@@ -152,18 +156,20 @@ fn choice_on_a_cpu_without_any_feature_is_the_best_portable_variant() {
 
 #[test]
 fn variants_needing_a_missing_feature_are_refused_not_run() {
-    for algorithm in Algorithm::ALL {
-        for variant in variants(algorithm) {
-            for &feature in variant.requires() {
+    for &algorithm in Algorithm::ALL {
+        for variant in algorithm.variants() {
+            for feature in variant.requires().iter() {
                 let cpu = CpuFeatures::detect().without(feature);
                 let error = lookup(algorithm, variant.name(), cpu).expect_err("feature missing");
                 assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
                 assert!(
-                    error.to_string().contains("cannot run on this CPU"),
+                    error
+                        .to_string()
+                        .contains("cannot run on a CPU with features"),
                     "{error}"
                 );
                 let selection = choose(algorithm, cpu, Some(variant.name()));
-                assert!(matches!(selection.reason, Reason::EnvRejected(_)));
+                assert!(matches!(selection.reason, Reason::RequestRejected(_)));
                 assert!(selection.variant.is_available_on(cpu));
             }
         }
@@ -172,16 +178,13 @@ fn variants_needing_a_missing_feature_are_refused_not_run() {
 
 #[test]
 fn every_variant_is_listed_with_its_metadata() {
-    for algorithm in Algorithm::ALL {
-        let list = variants(algorithm);
+    for &algorithm in Algorithm::ALL {
+        let list = algorithm.variants();
         assert!(!list.is_empty());
         for variant in list {
             assert_eq!(variant.algorithm(), algorithm);
             assert!(!variant.description().is_empty());
-            assert!(
-                variant.requires().iter().all(|f| f.is_native_arch()),
-                "{variant}"
-            );
+            assert!(variant.requires().is_native_arch(), "{variant}");
             assert!(variant.kernel_address() != 0);
         }
         let mut names: Vec<_> = list.iter().map(|v| v.name()).collect();
@@ -191,26 +194,11 @@ fn every_variant_is_listed_with_its_metadata() {
     }
     let portable = ["rolled", "unroll5"];
     for name in portable {
-        assert!(
-            multisha::find_variant(Algorithm::Sha1, name).is_some(),
-            "sha1/{name}"
-        );
+        assert!(Algorithm::Sha1.variant(name).is_some(), "sha1/{name}");
     }
     for name in ["rolled", "unroll8", "unroll64"] {
-        assert!(
-            multisha::find_variant(Algorithm::Sha256, name).is_some(),
-            "sha256/{name}"
-        );
+        assert!(Algorithm::Sha256.variant(name).is_some(), "sha256/{name}");
     }
-}
-
-#[test]
-fn cpu_feature_sets_compose() {
-    let set = CpuFeatures::none().with(Feature::Sha).with(Feature::Sse2);
-    assert!(set.has(Feature::Sha) && set.has(Feature::Sse2) && !set.has(Feature::Avx2));
-    assert_eq!(set.to_string(), "sse2 sha");
-    assert_eq!(set.without(Feature::Sha).to_string(), "sse2");
-    assert_eq!(CpuFeatures::none().to_string(), "(none)");
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -248,4 +236,63 @@ fn aarch64_priority_prefers_the_crypto_extensions() {
     assert_eq!(pick(Algorithm::Sha256, with_sha2), "armv8");
     assert_eq!(pick(Algorithm::Sha1, CpuFeatures::none()), "unroll5");
     assert_eq!(pick(Algorithm::Sha256, CpuFeatures::none()), "unroll8");
+}
+
+/// A request checked against given features is worded for what was asked: no environment
+/// variable, no "this CPU".
+#[test]
+fn a_refused_request_is_worded_for_the_request() {
+    let Some(needy) = Algorithm::Sha256
+        .variants()
+        .iter()
+        .find(|v| !v.requires().is_empty())
+    else {
+        eprintln!("no SHA-256 variant needs a feature on this architecture");
+        return;
+    };
+    let selection = choose(Algorithm::Sha256, CpuFeatures::none(), Some(needy.name()));
+    let Reason::RequestRejected(error) = selection.reason else {
+        panic!("refused: {selection}");
+    };
+    let text = selection.reason.to_string();
+    assert!(!text.contains("MULTISHA_SHA256"), "{text}");
+    assert!(!text.contains("this CPU"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "\"{}\" cannot run on a CPU with features (none) (missing: {})",
+            needy.name(),
+            needy.requires()
+        )),
+        "{text}"
+    );
+    assert!(error.to_string().contains("; available there: "), "{error}");
+}
+
+/// A variant of another architecture is named as such, not as unknown.
+#[test]
+fn a_variant_of_another_architecture_says_where_it_exists() {
+    let (name, arch) = if cfg!(target_arch = "aarch64") {
+        ("shani", "x86_64")
+    } else {
+        ("armv8", "aarch64")
+    };
+    let error = lookup(Algorithm::Sha256, name, CpuFeatures::detect()).expect_err("foreign");
+    assert_eq!(error.other_arch(), Some(arch));
+    assert!(
+        error.to_string().starts_with(&format!(
+            "SHA-256 variant \"{name}\" exists for {arch} only"
+        )),
+        "{error}"
+    );
+    assert!(error.is_unknown_variant());
+    let error = lookup(Algorithm::Sha256, "turbo", CpuFeatures::detect()).expect_err("unknown");
+    assert_eq!(error.other_arch(), None);
+}
+
+/// `CpuFeatures` prints feature names, in `Display` and `Debug`.
+#[test]
+fn cpu_features_print_their_names() {
+    let set = CpuFeatures::none().with(Feature::Sha).with(Feature::Sse2);
+    assert_eq!(format!("{set:?}"), "CpuFeatures(sse2 sha)");
+    assert_eq!(set.to_string(), "sse2 sha");
 }

@@ -1,7 +1,7 @@
 //! The very first hash of a process goes through the probe (the slot still holds it), which
 //! must install the choice and forward to it. One test per binary, so nothing probed before.
 
-use multisha::{Algorithm, active};
+use multisha::engine::{Algorithm, active};
 
 #[test]
 fn first_one_shot_calls_probe_install_and_hash_correctly() {
@@ -19,7 +19,7 @@ fn first_one_shot_calls_probe_install_and_hash_correctly() {
         multisha::sha224(&data).to_vec(),
         multisha_contract::harness::reference_sha224(&data)
     );
-    for algorithm in Algorithm::ALL {
+    for &algorithm in Algorithm::ALL {
         assert!(active(algorithm).variant.is_available());
     }
     // Installed now: later calls go straight to the kernel and agree.

@@ -1,11 +1,12 @@
 //! `force` changes the whole process, so it has a test binary of its own and one test.
 
-use multisha::{Algorithm, Digest, Reason, active, force, variants};
+use multisha::Digest;
+use multisha::engine::{Algorithm, Reason, active, force};
 
 #[test]
 fn force_installs_available_variants_and_refuses_the_rest() {
     let reference = multisha_contract::harness::reference_sha256(b"force");
-    for variant in variants(Algorithm::Sha256) {
+    for variant in Algorithm::Sha256.variants() {
         match force(Algorithm::Sha256, variant.name()) {
             Ok(installed) => {
                 assert!(variant.is_available());
@@ -35,7 +36,8 @@ fn force_installs_available_variants_and_refuses_the_rest() {
         message.starts_with("unknown SHA-1 variant \"sha1-but-faster\"; available: "),
         "{message}"
     );
-    for variant in variants(Algorithm::Sha1)
+    for variant in Algorithm::Sha1
+        .variants()
         .iter()
         .filter(|v| v.is_available())
     {

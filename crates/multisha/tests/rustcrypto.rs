@@ -91,13 +91,14 @@ fn pinned_hashers_reject_bad_names_with_a_clear_error() {
         Sha1::with_variant("unroll8").is_err(),
         "unroll8 is a SHA-256 variant"
     );
-    let pinned = multisha::Pinned::new(multisha::Algorithm::Sha1, "rolled").expect("portable");
-    assert_eq!(pinned.sha1(b"abc"), Some(multisha::sha1(b"abc")));
-    assert_eq!(
-        pinned.sha256(b"abc"),
-        None,
-        "a SHA-1 variant computes no SHA-256"
-    );
+    let pinned = multisha::engine::Pinned::<Sha1>::new("rolled").expect("portable");
+    assert_eq!(pinned.hash(b"abc"), multisha::sha1(b"abc"));
+    let sha256_variant = multisha::engine::Algorithm::Sha256
+        .variant("unroll8")
+        .expect("portable");
+    let error = multisha::engine::Pinned::<Sha1>::from_variant(sha256_variant)
+        .expect_err("a SHA-256 variant computes no SHA-1");
+    assert!(error.is_unknown_variant(), "{error}");
 }
 
 #[test]
@@ -106,4 +107,50 @@ fn zeroize_on_drop_is_implemented() {
     assert_zeroize_on_drop::<Sha1>();
     assert_zeroize_on_drop::<Sha224>();
     assert_zeroize_on_drop::<Sha256>();
+}
+
+/// `AlgorithmName` says what the RustCrypto hasher it replaces says (`Hmac`'s name and debug
+/// output build on it).
+#[test]
+fn algorithm_names_match_rustcrypto() {
+    use digest::common::AlgorithmName;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    struct Name<T>(PhantomData<T>);
+    impl<T: AlgorithmName> fmt::Display for Name<T> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            T::write_alg_name(f)
+        }
+    }
+    fn name<T: AlgorithmName>() -> String {
+        Name::<T>(PhantomData).to_string()
+    }
+    assert_eq!(name::<Sha1>(), name::<sha1::Sha1>());
+    assert_eq!(name::<Sha224>(), name::<sha2::Sha224>());
+    assert_eq!(name::<Sha256>(), name::<sha2::Sha256>());
+    assert_eq!(
+        format!("{:?}", Sha224::new()),
+        format!("{:?}", sha2::Sha224::new())
+    );
+}
+
+/// The serialized state is byte for byte the RustCrypto one, so states move between the two.
+#[test]
+fn serialized_state_is_byte_compatible_with_rustcrypto() {
+    let data: Vec<u8> = (0..200u32).map(|i| (i * 7) as u8).collect();
+    let mut ours = Sha256::new();
+    let mut theirs = sha2::Sha256::new();
+    ours.update(&data[..150]);
+    theirs.update(&data[..150]);
+    assert_eq!(ours.serialize()[..], theirs.serialize()[..]);
+    let mut moved = sha2::Sha256::deserialize(&ours.serialize()).expect("same layout");
+    moved.update(&data[150..]);
+    assert_eq!(moved.finalize()[..], sha2::Sha256::digest(&data)[..]);
+
+    let mut ours = Sha1::new();
+    let mut theirs = sha1::Sha1::new();
+    ours.update(&data[..99]);
+    theirs.update(&data[..99]);
+    assert_eq!(ours.serialize()[..], theirs.serialize()[..]);
 }

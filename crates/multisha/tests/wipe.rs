@@ -1,7 +1,8 @@
 //! The schedule workspace is wiped once per update call, after the last block, and holds only
 //! zeros afterwards (observed through the contract crate's test-only wipe log).
 
-use multisha::{Algorithm, Digest, Schedule, Sha256, variants};
+use multisha::engine::{Algorithm, Schedule};
+use multisha::{Digest, Sha256};
 use multisha_contract::wipe_observer::{WipeRecord, take};
 
 fn check(records: &[WipeRecord], expected: usize, schedule: Schedule, what: &str) {
@@ -22,7 +23,8 @@ fn check(records: &[WipeRecord], expected: usize, schedule: Schedule, what: &str
 
 #[test]
 fn streaming_updates_wipe_once_per_call() {
-    for variant in variants(Algorithm::Sha256)
+    for variant in Algorithm::Sha256
+        .variants()
         .iter()
         .filter(|v| v.is_available())
     {

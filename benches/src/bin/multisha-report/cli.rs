@@ -1,17 +1,17 @@
 //! Command-line options. Bad arguments are values (`Usage`), turned into the usage text and
 //! exit status 2 by `main`.
 
-use multisha::Algorithm;
+use multisha::engine::Algorithm;
 use std::path::PathBuf;
 
 pub(crate) const USAGE: &str = "\
-usage: cargo xtask report [--quick] [--algo sha1|sha256] [--variants a,b] [--sizes 64,1024] [--out DIR]
+usage: cargo xtask report [--quick] [--algo ID] [--variants a,b] [--sizes 64,1024] [--out DIR]
 
 Checks that every available multisha variant and every peer (RustCrypto, ring, OpenSSL) agree,
 then measures them and writes report.md, report.json and SVG plots.
 
   --quick          fewer rounds and shorter samples (under a minute)
-  --algo ALGO      only this algorithm (sha1 or sha256)
+  --algo ID        only this algorithm (sha1, sha256, ...)
   --variants LIST  only these multisha variants (comma-separated); the dispatched path and the
                    peers are always measured
   --sizes LIST     only these message sizes in bytes (tcrypt rows, size sweep, cold-cache sizes)
@@ -75,13 +75,15 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, CliError> {
             "--algo" => {
                 let name = value()?;
                 let algorithm = Algorithm::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .find(|a| {
                         a.id().eq_ignore_ascii_case(&name)
                             || a.to_string().eq_ignore_ascii_case(&name)
                     })
                     .ok_or_else(|| {
-                        CliError::Usage(format!("unknown algorithm `{name}` (sha1 or sha256)"))
+                        let ids: Vec<&str> = Algorithm::ALL.iter().map(|a| a.id()).collect();
+                        CliError::Usage(format!("unknown algorithm `{name}` ({})", ids.join(", ")))
                     })?;
                 options.algorithms = vec![algorithm];
             }
@@ -117,12 +119,12 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, CliError> {
             let known = options
                 .algorithms
                 .iter()
-                .any(|&a| multisha::variants(a).iter().any(|v| v.name() == name));
+                .any(|&a| a.variant(name).is_some());
             if !known {
                 let all: Vec<String> = options
                     .algorithms
                     .iter()
-                    .flat_map(|&a| multisha::variants(a).iter().map(|v| v.to_string()))
+                    .flat_map(|&a| a.variants().iter().map(|v| v.to_string()))
                     .collect();
                 return Err(CliError::Usage(format!(
                     "unknown variant `{name}` (known: {})",

@@ -20,7 +20,7 @@ mod verify;
 
 use cli::{CliError, Options};
 use measure::{Cell, Plan};
-use multisha::{Algorithm, CpuFeatures};
+use multisha::engine::CpuFeatures;
 use multisha_benches::{Contender, Kind, contenders};
 use progress::Progress;
 use results::{AlgoReport, Entry, Report};
@@ -84,44 +84,18 @@ fn entry(contender: &Contender, symbols: Option<&codesize::Symbols>) -> Entry {
         let (size, name) = symbols?.containing(v.kernel_address())?;
         Some((size, name.to_string()))
     });
-    let (requires, description) = match (contender.kind(), variant) {
-        (Kind::Variant, Some(v)) => {
-            let features: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
-            let requires = if features.is_empty() {
-                "-".into()
-            } else {
-                features.join(" ")
-            };
-            (requires, v.description().to_string())
-        }
-        (Kind::Dispatched, Some(v)) => (
-            format!("runs {}", v.name()),
-            format!(
-                "multisha::{0}() one-shot, multisha::{1}::new() streaming",
-                contender.algorithm().id(),
-                match contender.algorithm() {
-                    Algorithm::Sha1 => "Sha1",
-                    Algorithm::Sha256 => "Sha256",
-                }
-            ),
-        ),
-        _ => ("-".into(), peer_description(contender.name()).into()),
+    let requires = match (contender.kind(), variant) {
+        (Kind::Variant, Some(v)) if v.requires().is_empty() => "-".into(),
+        (Kind::Variant, Some(v)) => v.requires().to_string(),
+        (Kind::Dispatched, Some(v)) => format!("runs {}", v.name()),
+        _ => "-".into(),
     };
     Entry {
         name: contender.name().to_string(),
         kind: contender.kind(),
         requires,
-        description,
+        description: contender.description().to_string(),
         code,
-    }
-}
-
-fn peer_description(name: &str) -> &'static str {
-    match name {
-        "rustcrypto" => "RustCrypto sha1/sha2 0.11 (own CPU dispatch, SHA-NI when present)",
-        "ring" => "ring 0.17 (BoringSSL-derived assembly)",
-        "openssl" => "system OpenSSL through the openssl crate (SHA1/SHA256 low-level API)",
-        _ => "peer",
     }
 }
 
@@ -206,7 +180,7 @@ fn run(options: &Options) -> Result<(), String> {
             &evictor,
             &mut progress,
         );
-        let selection = multisha::active(*algorithm);
+        let selection = algorithm.active();
         algos.push(AlgoReport {
             algorithm: *algorithm,
             dispatched: selection.variant.name().to_string(),
@@ -232,10 +206,14 @@ fn run(options: &Options) -> Result<(), String> {
         cold_samples,
         evict_bytes: evictor.len(),
         icache_bytes: symbols.as_ref().and_then(|s| s.span(icache::addresses())),
+        missing_peers: multisha_benches::missing_peers(),
         algos,
     };
     write(options, &report)?;
     print!("{}", summary::render(&report));
+    for (peer, why) in &report.missing_peers {
+        eprintln!("multisha-report: note: peer `{peer}` not measured: {why}");
+    }
     Ok(())
 }
 

@@ -63,6 +63,7 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
         "cold_samples": report.cold_samples,
         "evict_bytes": report.evict_bytes,
         "icache_flush_code_bytes": report.icache_bytes,
+        "missing_peers": report.missing_peers.iter().map(|(peer, why)| json!({ "peer": peer, "why": why })).collect::<Vec<_>>(),
         "algorithms": algorithms,
     });
     serde_json::to_string_pretty(&value).map_err(|e| format!("encoding report.json: {e}"))

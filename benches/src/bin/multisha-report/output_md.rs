@@ -51,6 +51,9 @@ pub(crate) fn render(report: &Report, plots: &[String]) -> String {
         out,
         "- MB/s are 10^6 bytes per second. Peers: RustCrypto `sha1`/`sha2` 0.11, `ring` 0.17, OpenSSL (`openssl` crate, low-level SHA API)."
     );
+    for (peer, why) in &report.missing_peers {
+        let _ = writeln!(out, "- Not measured: `{peer}`, {why}.");
+    }
     for (algo, plot) in report.algos.iter().zip(plots) {
         render_algo(&mut out, report, algo, plot);
     }

@@ -1,7 +1,7 @@
 //! The measured results, shared by the Markdown, JSON, SVG and terminal outputs.
 
 use crate::measure::{Cell, Stat};
-use multisha::Algorithm;
+use multisha::engine::Algorithm;
 use multisha_benches::Kind;
 
 /// One contender as the report lists it.
@@ -51,6 +51,8 @@ pub(crate) struct Report {
     pub(crate) cold_samples: usize,
     pub(crate) evict_bytes: usize,
     pub(crate) icache_bytes: Option<u64>,
+    /// Peers not built into this binary, with why.
+    pub(crate) missing_peers: Vec<(&'static str, &'static str)>,
     pub(crate) algos: Vec<AlgoReport>,
 }
 

@@ -24,17 +24,13 @@ pub(crate) fn cross_check(contenders: &[Contender]) -> Result<usize, String> {
     let Some(reference) = contenders.iter().find(|c| c.name() == "dispatched") else {
         return Err("no dispatched contender to compare against".into());
     };
-    let digest_len = if reference.algorithm() == multisha::Algorithm::Sha1 {
-        20
-    } else {
-        32
-    };
+    let digest_len = reference.digest_len();
     let mut compared = 0;
     for len in LENGTHS {
         let data = message(len);
         let expected = reference.oneshot(&data);
         for contender in contenders {
-            let mut check = |how: String, got: [u8; 32]| {
+            let mut check = |how: String, got: multisha_benches::Output| {
                 compared += 1;
                 if got == expected {
                     Ok(())

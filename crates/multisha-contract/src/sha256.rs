@@ -1,16 +1,10 @@
-//! Initial values and round constants from FIPS 180-4.
+//! SHA-256 and SHA-224 (FIPS 180-4 §6.2, §6.3): the descriptor and its constants.
 
-/// SHA-1 initial hash value (FIPS 180-4 §5.3.1).
-pub const SHA1_IV: [u32; 5] = [
-    0x6745_2301,
-    0xEFCD_AB89,
-    0x98BA_DCFE,
-    0x1032_5476,
-    0xC3D2_E1F0,
-];
+use crate::{Compression, OutputSpec, Sha2, Sha256Workspace};
 
-/// SHA-1 round constants, one per 20-round group (FIPS 180-4 §4.2.1).
-pub const SHA1_K: [u32; 4] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6];
+/// The SHA-256 compression function (SHA-224 uses it with another IV).
+#[derive(Debug, Clone, Copy)]
+pub enum Sha256Compression {}
 
 /// SHA-256 initial hash value (FIPS 180-4 §5.3.3).
 pub const SHA256_IV: [u32; 8] = [
@@ -103,3 +97,37 @@ pub const SHA256_K: [u32; 64] = [
     0xbef9_a3f7,
     0xc671_78f2,
 ];
+
+impl Compression for Sha256Compression {
+    const ID: &'static str = "sha256";
+    const NAME: &'static str = "SHA-256";
+    const ENV_VAR: &'static str = "MULTISHA_SHA256";
+    const ENV_VAR_MANY: &'static str = "MULTISHA_SHA256_MANY";
+    type Word = u32;
+    type State = [u32; 8];
+    type Block = [u8; 64];
+    type Workspace = Sha256Workspace;
+    const LENGTH_BYTES: usize = 8;
+    const OUTPUTS: &'static [OutputSpec<[u32; 8]>] = &[
+        OutputSpec {
+            id: "sha224",
+            name: "SHA-224",
+            iv: SHA224_IV,
+            len: 28,
+        },
+        OutputSpec {
+            id: "sha256",
+            name: "SHA-256",
+            iv: SHA256_IV,
+            len: 32,
+        },
+    ];
+}
+
+impl Sha2 for Sha256Compression {
+    const K: &'static [u32] = &SHA256_K;
+    const BIG_SIGMA0: [u32; 3] = [2, 13, 22];
+    const BIG_SIGMA1: [u32; 3] = [6, 11, 25];
+    const SMALL_SIGMA0: [u32; 3] = [7, 18, 3];
+    const SMALL_SIGMA1: [u32; 3] = [17, 19, 10];
+}

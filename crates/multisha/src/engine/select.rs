@@ -1,35 +1,43 @@
-//! The choice of a variant, as a pure function of the CPU's features and the override, so it
+//! The choice of a variant, as a pure function of the CPU's features and the request, so it
 //! can be tested (and asked about) for CPUs other than this one.
 
-use crate::{Algorithm, CpuFeatures, Error, Variant, registry};
+use super::{Algorithm, Error, Variant};
 use core::fmt;
+use multisha_contract::CpuFeatures;
 
-/// Why a variant is the active one.
+/// Why a variant is the active one (or the one [`choose`] picked).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// The default priority: the best variant this CPU can run.
+    /// The default priority: the best variant the CPU can run.
     Priority,
     /// Named by the environment variable ([`Algorithm::env_var`]) at probe time.
     Env,
-    /// Installed by [`crate::force`].
+    /// Installed by [`force`](crate::engine::force).
     Forced,
     /// The environment variable named a variant that is unknown or cannot run here; it was
     /// ignored and the default priority applied.
     EnvRejected(Error),
+    /// Named by the `requested` argument of [`choose`].
+    Requested,
+    /// The `requested` argument of [`choose`] named a variant that is unknown or cannot run on
+    /// the given CPU; the default priority applied.
+    RequestRejected(Error),
 }
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::Priority => f.write_str("default priority (best variant this CPU runs)"),
+            Reason::Priority => f.write_str("default priority (best variant the CPU runs)"),
             Reason::Env => f.write_str("environment override"),
-            Reason::Forced => f.write_str("forced by multisha::force"),
-            Reason::EnvRejected(error) => {
-                write!(
-                    f,
-                    "default priority; {} ignored: {error}",
-                    error.algorithm().env_var()
-                )
+            Reason::Forced => f.write_str("forced by multisha::engine::force"),
+            Reason::EnvRejected(error) => write!(
+                f,
+                "default priority; {} ignored: {error}",
+                error.algorithm().env_var()
+            ),
+            Reason::Requested => f.write_str("requested"),
+            Reason::RequestRejected(error) => {
+                write!(f, "default priority; the request was refused: {error}")
             }
         }
     }
@@ -53,14 +61,15 @@ impl fmt::Display for Selection {
 /// The variant of `algorithm` called `name`, if a CPU with `features` can run it.
 ///
 /// # Errors
-/// An unknown name, or a variant that needs a feature missing from `features`; the error
-/// lists the variants that are available.
+/// An unknown name (or a variant of another architecture), or a variant that needs a feature
+/// missing from `features`; the error lists the variants that are available.
 pub fn lookup(
     algorithm: Algorithm,
     name: &str,
     features: CpuFeatures,
 ) -> Result<&'static Variant, Error> {
-    let variant = registry::find_variant(algorithm, name)
+    let variant = algorithm
+        .variant(name)
         .ok_or_else(|| Error::unknown(algorithm, name, features))?;
     require_available(variant, features)
 }
@@ -79,25 +88,27 @@ pub(crate) fn require_available(
 }
 
 /// What the dispatcher picks for `algorithm` on a CPU with `features`, given the override
-/// `requested` (the environment variable's value, if set): the requested variant if it can
-/// run, else the first available variant in priority order.
+/// `requested`: the requested variant if it can run there ([`Reason::Requested`]), else the
+/// first available variant in priority order ([`Reason::Priority`], or
+/// [`Reason::RequestRejected`] saying why the request was refused).
 pub fn choose(algorithm: Algorithm, features: CpuFeatures, requested: Option<&str>) -> Selection {
     let rejected = match requested {
         Some(name) => match lookup(algorithm, name, features) {
             Ok(variant) => {
                 return Selection {
                     variant,
-                    reason: Reason::Env,
+                    reason: Reason::Requested,
                 };
             }
             Err(error) => Some(error),
         },
         None => None,
     };
-    let variant = registry::variants(algorithm)
+    let variant = algorithm
+        .variants()
         .iter()
         .find(|v| v.is_available_on(features))
         .expect("the portable variants run everywhere");
-    let reason = rejected.map_or(Reason::Priority, Reason::EnvRejected);
+    let reason = rejected.map_or(Reason::Priority, Reason::RequestRejected);
     Selection { variant, reason }
 }

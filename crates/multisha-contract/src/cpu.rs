@@ -1,0 +1,304 @@
+//! The one place that knows the CPU: the features some variant needs, sets of them, and the
+//! probe of the running CPU.
+//!
+//! A kernel names its features once, as Rust `target_feature` names, in its declaration
+//! ([`crate::declare_variant!`]); the same names become its `#[target_feature]` attributes and,
+//! through [`CpuFeatures::from_names`] at compile time, its declared requirements.
+//! [`CpuFeatures::detect`] probes the running CPU (through `cpufeatures`, which caches each
+//! answer); tests and auditors build other sets with [`CpuFeatures::with`] and
+//! [`CpuFeatures::without`] to ask what the dispatcher would do on another CPU.
+
+use core::fmt;
+
+/// Declares [`Feature`] and its tables from one list: variant, `target_feature` name,
+/// architecture.
+macro_rules! features {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal on $arch:literal,)*) => {
+        /// A CPU feature some variant needs, named as Rust's `target_feature` names it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Feature {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Feature {
+            /// Every feature, in display order.
+            pub const ALL: &'static [Feature] = &[$(Feature::$variant,)*];
+
+            /// The name Rust's `target_feature` uses for it (`"sha"`, `"avx2"`, `"sha3"`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => $name,)*
+                }
+            }
+
+            /// The architecture the feature belongs to (`"x86_64"` or `"aarch64"`).
+            pub const fn arch(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => $arch,)*
+                }
+            }
+
+            /// The feature called `name`, if there is one.
+            pub const fn from_name(name: &str) -> Option<Feature> {
+                $(if str_eq(name, $name) {
+                    return Some(Feature::$variant);
+                })*
+                None
+            }
+        }
+    };
+}
+
+features! {
+    /// x86 SSE2.
+    Sse2 = "sse2" on "x86_64",
+    /// x86 SSSE3 (`pshufb`, the byte swap of SHA-NI loads).
+    Ssse3 = "ssse3" on "x86_64",
+    /// x86 SSE4.1.
+    Sse41 = "sse4.1" on "x86_64",
+    /// x86 SHA extensions (SHA-NI: SHA-1 and SHA-256 instructions).
+    Sha = "sha" on "x86_64",
+    /// x86 AVX2.
+    Avx2 = "avx2" on "x86_64",
+    /// x86 BMI2 (`rorx`).
+    Bmi2 = "bmi2" on "x86_64",
+    /// x86 AVX-512 Foundation (512-bit vectors, rotates, ternary logic).
+    Avx512f = "avx512f" on "x86_64",
+    /// x86 AVX-512 Byte and Word (512-bit byte shuffles).
+    Avx512bw = "avx512bw" on "x86_64",
+    /// x86 AVX-512 Vector Length (the AVX-512 instructions on 128/256-bit vectors).
+    Avx512vl = "avx512vl" on "x86_64",
+    /// AArch64 SHA-1 and SHA-256 instructions (FEAT_SHA1, FEAT_SHA256).
+    Sha2 = "sha2" on "aarch64",
+    /// AArch64 SHA-512 and SHA-3 instructions (FEAT_SHA512, FEAT_SHA3).
+    Sha3 = "sha3" on "aarch64",
+}
+
+/// `a == b` in a `const fn`.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Feature {
+    /// Whether the feature exists on the architecture this crate was built for.
+    pub fn is_native_arch(self) -> bool {
+        str_eq(self.arch(), TARGET_ARCH)
+    }
+
+    const fn bit(self) -> u32 {
+        1 << self as u8
+    }
+}
+
+/// The architecture this crate was built for, in the words of [`Feature::arch`].
+const TARGET_ARCH: &str = if cfg!(target_arch = "x86_64") {
+    "x86_64"
+} else if cfg!(target_arch = "aarch64") {
+    "aarch64"
+} else {
+    "other"
+};
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of CPU features.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CpuFeatures(u32);
+
+// One cached probe per feature (cpufeatures keeps each answer in an atomic).
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_sse2, "sse2");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_ssse3, "ssse3");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_sse41, "sse4.1");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_sha, "sha");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_avx2, "avx2");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_bmi2, "bmi2");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_avx512f, "avx512f");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_avx512bw, "avx512bw");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_avx512vl, "avx512vl");
+#[cfg(target_arch = "aarch64")]
+cpufeatures::new!(probe_sha2, "sha2");
+#[cfg(target_arch = "aarch64")]
+cpufeatures::new!(probe_sha3, "sha3");
+
+impl CpuFeatures {
+    /// The empty set: a CPU with none of the features (only portable variants run).
+    pub const fn none() -> Self {
+        Self(0)
+    }
+
+    /// The set of the features called `names` (Rust `target_feature` names).
+    ///
+    /// # Panics
+    /// On a name that is not a [`Feature`]; in a `const` or `static` (where declarations use
+    /// it) that is a compile error, so a kernel cannot declare a feature the engine does not
+    /// know.
+    pub const fn from_names(names: &[&str]) -> Self {
+        let mut set = Self::none();
+        let mut i = 0;
+        while i < names.len() {
+            match Feature::from_name(names[i]) {
+                Some(feature) => set = set.with(feature),
+                None => panic!("unknown CPU feature name in a variant declaration"),
+            }
+            i += 1;
+        }
+        set
+    }
+
+    /// The features of the CPU this process runs on.
+    pub fn detect() -> Self {
+        #[allow(unused_mut)]
+        let mut set = Self::none();
+        #[cfg(target_arch = "x86_64")]
+        {
+            let probes = [
+                (Feature::Sse2, probe_sse2::get()),
+                (Feature::Ssse3, probe_ssse3::get()),
+                (Feature::Sse41, probe_sse41::get()),
+                (Feature::Sha, probe_sha::get()),
+                (Feature::Avx2, probe_avx2::get()),
+                (Feature::Bmi2, probe_bmi2::get()),
+                (Feature::Avx512f, probe_avx512f::get()),
+                (Feature::Avx512bw, probe_avx512bw::get()),
+                (Feature::Avx512vl, probe_avx512vl::get()),
+            ];
+            for (feature, present) in probes {
+                if present {
+                    set = set.with(feature);
+                }
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            if probe_sha2::get() {
+                set = set.with(Feature::Sha2);
+            }
+            if probe_sha3::get() {
+                set = set.with(Feature::Sha3);
+            }
+        }
+        set
+    }
+
+    /// This set plus `feature`.
+    #[must_use]
+    pub const fn with(self, feature: Feature) -> Self {
+        Self(self.0 | feature.bit())
+    }
+
+    /// This set minus `feature`.
+    #[must_use]
+    pub const fn without(self, feature: Feature) -> Self {
+        Self(self.0 & !feature.bit())
+    }
+
+    /// Whether `feature` is in the set.
+    pub const fn has(self, feature: Feature) -> bool {
+        self.0 & feature.bit() != 0
+    }
+
+    /// Whether every feature of `other` is in this set.
+    pub const fn contains(self, other: CpuFeatures) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The features of `other` missing from this set.
+    #[must_use]
+    pub const fn missing(self, other: CpuFeatures) -> CpuFeatures {
+        Self(other.0 & !self.0)
+    }
+
+    /// The features in the set, in [`Feature::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Feature> {
+        Feature::ALL.iter().copied().filter(move |&f| self.has(f))
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every feature in the set belongs to the architecture this crate was built for
+    /// (a variant of another architecture has at least one that does not).
+    pub fn is_native_arch(self) -> bool {
+        self.iter().all(Feature::is_native_arch)
+    }
+}
+
+impl fmt::Display for CpuFeatures {
+    /// Space-separated feature names, or `(none)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("(none)");
+        }
+        for (i, feature) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            f.write_str(feature.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for CpuFeatures {
+    /// `CpuFeatures(sse2 sha)`: the names, never the bit pattern.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CpuFeatures({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+    use std::string::ToString;
+
+    #[test]
+    fn names_round_trip() {
+        for &feature in Feature::ALL {
+            assert_eq!(Feature::from_name(feature.name()), Some(feature));
+        }
+        assert_eq!(Feature::from_name("sse4"), None);
+    }
+
+    #[test]
+    fn sets_compose_and_print_names() {
+        let set = CpuFeatures::from_names(&["sha", "sse2"]);
+        assert!(set.has(Feature::Sha) && set.has(Feature::Sse2) && !set.has(Feature::Avx2));
+        assert_eq!(set.to_string(), "sse2 sha");
+        assert_eq!(format!("{set:?}"), "CpuFeatures(sse2 sha)");
+        assert_eq!(set.without(Feature::Sha).to_string(), "sse2");
+        assert_eq!(CpuFeatures::none().to_string(), "(none)");
+        assert_eq!(
+            CpuFeatures::none().with(Feature::Sse2).missing(set),
+            CpuFeatures::none().with(Feature::Sha)
+        );
+        assert!(set.contains(CpuFeatures::none().with(Feature::Sha)));
+    }
+}

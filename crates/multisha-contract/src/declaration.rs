@@ -1,0 +1,156 @@
+//! A kernel declares its variant where it is defined: name, required CPU features,
+//! description, where its schedule lives, and the function. [`declare_variant!`] takes the
+//! features once and emits both the `#[target_feature]` attributes of the function and the
+//! declared requirements, so the two cannot disagree.
+//!
+//! [`declare_variant!`]: crate::declare_variant
+
+use crate::{Compression, CpuFeatures, KernelFn};
+use core::fmt;
+
+/// Where a variant keeps its message schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// In the caller's workspace, wiped once per update call.
+    Workspace,
+    /// In vector registers only; the workspace is untouched.
+    Registers,
+    /// In a buffer on the kernel's own stack, which the kernel wipes once per call.
+    KernelStack,
+}
+
+impl Schedule {
+    /// A few words for tables.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Schedule::Workspace => "caller's workspace",
+            Schedule::Registers => "registers",
+            Schedule::KernelStack => "kernel's stack",
+        }
+    }
+}
+
+/// The function of a variant.
+pub enum Kernel<A: Compression> {
+    /// Compresses one message's blocks at a time.
+    Single(KernelFn<A>),
+}
+
+impl<A: Compression> Clone for Kernel<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: Compression> Copy for Kernel<A> {}
+
+impl<A: Compression> fmt::Debug for Kernel<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kernel::Single(_) => write!(f, "Single({:#x})", self.address()),
+        }
+    }
+}
+
+impl<A: Compression> Kernel<A> {
+    /// The address of the function, to find the kernel in a symbol table.
+    pub fn address(&self) -> usize {
+        match *self {
+            Kernel::Single(f) => f as usize,
+        }
+    }
+}
+
+/// One variant of compression function `A`, as its kernel crate declares it.
+pub struct Declaration<A: Compression> {
+    /// The public name (`"shani"`), unique among the variants of `A`.
+    pub name: &'static str,
+    /// The CPU features the kernel needs (empty for portable kernels).
+    pub requires: CpuFeatures,
+    /// One line on how it works.
+    pub description: &'static str,
+    /// Where it keeps the message schedule.
+    pub schedule: Schedule,
+    /// The function.
+    pub kernel: Kernel<A>,
+}
+
+impl<A: Compression> fmt::Debug for Declaration<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Declaration")
+            .field("algorithm", &A::ID)
+            .field("name", &self.name)
+            .field("requires", &self.requires)
+            .field("schedule", &self.schedule)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Declares a variant and defines its kernel from one list of CPU features.
+///
+/// ```ignore
+/// multisha_contract::declare_variant! {
+///     /// SHA-256 with the x86 SHA extensions.
+///     pub static VARIANT: Sha256Compression = {
+///         name: "shani",
+///         description: "x86 SHA extensions ...",
+///         schedule: Registers,
+///         requires: ["sha", "sse2", "ssse3", "sse4.1"],
+///     };
+///     /// Compresses `blocks` into `state`.
+///     #[inline(never)]
+///     pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], w: &mut Sha256Workspace) {
+///         // ... intrinsics that need the features above
+///     }
+/// }
+/// ```
+///
+/// The function is emitted as an `unsafe fn` with one `#[target_feature(enable = ...)]` per
+/// listed feature and a `# Safety` section naming them; the static records the same names as
+/// [`CpuFeatures`] (an unknown name is a compile error). A portable kernel lists no feature.
+#[macro_export]
+macro_rules! declare_variant {
+    (
+        $(#[$static_meta:meta])*
+        $static_vis:vis static $static:ident: $alg:ty = {
+            name: $name:literal,
+            description: $description:expr,
+            schedule: $schedule:ident,
+            requires: [$($feature:literal),* $(,)?] $(,)?
+        };
+        $(#[$fn_meta:meta])*
+        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+    ) => {
+        $(#[$static_meta])*
+        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
+            name: $name,
+            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
+            description: $description,
+            schedule: $crate::Schedule::$schedule,
+            kernel: $crate::Kernel::Single($kernel),
+        };
+
+        $(#[$fn_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $fn_vis unsafe fn $kernel($($args)*) $body
+    };
+}
+
+/// The `# Safety` text of a declared kernel.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __safety_doc {
+    () => {
+        "Portable: runs on every CPU (`unsafe` only to share the kernel signature)."
+    };
+    ($($feature:literal),+) => {
+        concat!(
+            "The CPU must support",
+            $(" `", $feature, "`",)+
+            " (the dispatcher checks the declared requirements before installing it)."
+        )
+    };
+}

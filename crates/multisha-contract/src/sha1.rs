@@ -1,0 +1,37 @@
+//! SHA-1 (FIPS 180-4 §6.1): the descriptor and its constants.
+
+use crate::{Compression, OutputSpec, Sha1Workspace};
+
+/// The SHA-1 compression function.
+#[derive(Debug, Clone, Copy)]
+pub enum Sha1Compression {}
+
+/// SHA-1 initial hash value (FIPS 180-4 §5.3.1).
+pub const SHA1_IV: [u32; 5] = [
+    0x6745_2301,
+    0xEFCD_AB89,
+    0x98BA_DCFE,
+    0x1032_5476,
+    0xC3D2_E1F0,
+];
+
+/// SHA-1 round constants, one per 20-round group (FIPS 180-4 §4.2.1).
+pub const SHA1_K: [u32; 4] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6];
+
+impl Compression for Sha1Compression {
+    const ID: &'static str = "sha1";
+    const NAME: &'static str = "SHA-1";
+    const ENV_VAR: &'static str = "MULTISHA_SHA1";
+    const ENV_VAR_MANY: &'static str = "MULTISHA_SHA1_MANY";
+    type Word = u32;
+    type State = [u32; 5];
+    type Block = [u8; 64];
+    type Workspace = Sha1Workspace;
+    const LENGTH_BYTES: usize = 8;
+    const OUTPUTS: &'static [OutputSpec<[u32; 5]>] = &[OutputSpec {
+        id: "sha1",
+        name: "SHA-1",
+        iv: SHA1_IV,
+        len: 20,
+    }];
+}

@@ -1,0 +1,221 @@
+//! The algorithms the engine carries, each in one entry of the [`algorithms!`] invocation at
+//! the end of this file: its descriptor, its variants in priority order, and its hash
+//! functions (hasher, one-shot function, OID). Everything else in the crate is generic over
+//! the descriptor; adding an algorithm or a variant is an edit here.
+//!
+//! The order of each variant list *is* the default priority: the dispatcher installs the first
+//! variant whose required features the CPU has. Portable variants come last and require
+//! nothing, so every CPU gets one. `cargo xtask report` measures the order on any machine.
+
+use crate::engine::dispatch::Slot;
+use crate::engine::{Algorithm, AlgorithmInfo, Error, Function, FunctionInfo, Variant};
+use crate::hash_function::{HashFunction, Registered, Sealed};
+use multisha_contract::{Compression, OutputSpec, State};
+
+/// Generates, per algorithm: its [`Algorithm`] constant, its registry (variants in priority
+/// order, variants of other architectures by name), its dispatcher slot, and per hash
+/// function the `digest` hasher, its [`HashFunction`] impl and the one-shot function.
+macro_rules! algorithms {
+    (@arch $arch:literal) => { Some($arch) };
+    (@arch) => { None };
+    ($(
+        $(#[$alg_doc:meta])*
+        $alg:ident in $module:ident: $compression:ty, block $block_size:ident, variants [
+            $($variant:literal $(on $arch:literal)? => $declaration:path,)*
+        ], functions [$(
+            $(#[$fn_doc:meta])*
+            $hasher:ident, $oneshot:ident: output $output:literal ($len:literal bytes, $out_size:ident),
+                state $state_size:ident, oid $oid:literal, algorithm name $alg_name:literal;
+        )*];
+    )*) => {
+        #[allow(non_upper_case_globals)]
+        impl Algorithm {
+            $(
+                $(#[$alg_doc])*
+                pub const $alg: Algorithm = Algorithm(&$module::INFO);
+            )*
+            /// Every algorithm, in a fixed order.
+            pub const ALL: &'static [Algorithm] = &[$(Algorithm(&$module::INFO)),*];
+        }
+
+        impl Function {
+            /// Every hash function, in a fixed order.
+            pub const ALL: &'static [Function] = &[$($(
+                Function(&<$hasher as FunctionStatic>::INFO),
+            )*)*];
+        }
+
+        /// Calls the visitor once per algorithm and once per hash function (tests).
+        #[cfg(test)]
+        pub(crate) fn visit<V: crate::tests::Visitor>(visitor: &mut V) {
+            $(
+                visitor.algorithm::<$compression>();
+                $(visitor.function::<$hasher>();)*
+            )*
+        }
+
+        $(
+            mod $module {
+                use super::*;
+
+                pub(crate) static SLOT: Slot<$compression> = Slot::new();
+
+                static VARIANTS: &[Variant] = &[$(
+                    $(#[cfg(target_arch = $arch)])?
+                    Variant::new(Algorithm(&INFO), &$declaration),
+                )*];
+
+                pub(crate) static INFO: AlgorithmInfo = AlgorithmInfo {
+                    id: <$compression as Compression>::ID,
+                    name: <$compression as Compression>::NAME,
+                    env_var: <$compression as Compression>::ENV_VAR,
+                    variants: &VARIANTS,
+                    names: &[$(($variant, algorithms!(@arch $($arch)?)),)*],
+                    dispatch: &SLOT,
+                };
+
+                // The names written here for other architectures' sake are the declared ones.
+                $(
+                    $(#[cfg(target_arch = $arch)])?
+                    const _: () = assert!(
+                        crate::algorithms::str_eq($variant, $declaration.name),
+                        "the registry names a variant unlike its declaration"
+                    );
+                )*
+            }
+
+            impl Registered for $compression {
+                type BlockSize = digest::consts::$block_size;
+                const ALGORITHM: Algorithm = Algorithm(&$module::INFO);
+                fn slot() -> &'static Slot<Self> {
+                    &$module::SLOT
+                }
+                fn core_blocks(
+                    blocks: &[digest::array::Array<u8, Self::BlockSize>],
+                ) -> &[Self::Block] {
+                    digest::array::Array::cast_slice_to_core(blocks)
+                }
+            }
+
+            $(
+                digest::buffer_fixed!(
+                    $(#[$fn_doc])*
+                    ///
+                    /// It runs the dispatched variant of its algorithm (see
+                    /// [`engine`](crate::engine)), or the one named to `with_variant`, which
+                    /// stays pinned across `reset`. A hasher restored with
+                    /// `SerializableState::deserialize` runs the dispatched variant: a
+                    /// serialized state carries no variant.
+                    pub struct $hasher(crate::block_api::HashCore<$hasher>);
+                    oid: $oid;
+                    impl: FixedHashTraits;
+                );
+
+                impl Sealed for $hasher {}
+
+                impl FunctionStatic for $hasher {
+                    const INFO: FunctionInfo = FunctionInfo::of::<$hasher>();
+                }
+
+                impl HashFunction for $hasher {
+                    type Digest = [u8; $len];
+                    type OutputSize = digest::consts::$out_size;
+                    type SerializedStateSize = digest::consts::$state_size;
+                    type Compression = $compression;
+                    const ZERO: [u8; $len] = [0; $len];
+                    const OUTPUT: OutputSpec<State<$compression>> =
+                        <$compression as Compression>::OUTPUTS[$output];
+                    const ALGORITHM_NAME: &'static str = $alg_name;
+                    fn with_variant(name: &str) -> Result<Self, Error> {
+                        $hasher::with_variant(name)
+                    }
+                }
+
+                const _: () = assert!(
+                    <$hasher as HashFunction>::OUTPUT.len == $len,
+                    "the registry's digest length differs from the descriptor's"
+                );
+
+                impl $hasher {
+                    /// A hasher that runs the named variant instead of the dispatched one,
+                    /// leaving the global choice alone. It stays pinned across `reset`.
+                    ///
+                    /// # Errors
+                    /// An unknown name or a variant this CPU cannot run; the message lists
+                    /// the available variants.
+                    pub fn with_variant(name: &str) -> Result<Self, Error> {
+                        let core = crate::block_api::HashCore::with_variant(name)?;
+                        Ok(<Self as digest::block_api::CoreProxy>::compose(
+                            core,
+                            Default::default(),
+                        ))
+                    }
+
+                    /// The variant this hasher runs.
+                    pub fn variant(&self) -> &'static Variant {
+                        self.core.variant()
+                    }
+                }
+
+                #[doc = concat!("The ", stringify!($hasher), " digest of `data` with the dispatched variant.")]
+                #[inline]
+                pub fn $oneshot(data: &[u8]) -> [u8; $len] {
+                    <$hasher as HashFunction>::oneshot(data)
+                }
+            )*
+        )*
+    };
+}
+
+/// The run-time description of a hasher's hash function.
+trait FunctionStatic {
+    const INFO: FunctionInfo;
+}
+
+/// `a == b` in a constant.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+algorithms! {
+    /// SHA-1 (FIPS 180-4).
+    Sha1 in sha1_registry: multisha_contract::Sha1Compression, block U64, variants [
+        "shani" on "x86_64" => multisha_x86::sha1_shani::VARIANT,
+        "armv8" on "aarch64" => multisha_armv8::sha1_armv8::VARIANT,
+        "asm" on "x86_64" => multisha_x86::sha1_asm::VARIANT,
+        "unroll5" => multisha_unrolled::sha1_unroll5::VARIANT,
+        "rolled" => multisha_rolled::sha1_rolled::VARIANT,
+    ], functions [
+        /// SHA-1 hasher, a drop-in for `sha1::Sha1` 0.11.
+        Sha1, sha1: output 0 (20 bytes, U20), state U28, oid "1.3.14.3.2.26",
+            algorithm name "Sha1";
+    ];
+
+    /// SHA-256, and SHA-224 from the same compression function (FIPS 180-4).
+    Sha256 in sha256_registry: multisha_contract::Sha256Compression, block U64, variants [
+        "shani" on "x86_64" => multisha_x86::sha256_shani::VARIANT,
+        "armv8" on "aarch64" => multisha_armv8::sha256_armv8::VARIANT,
+        "avx2" on "x86_64" => multisha_x86::sha256_avx2::VARIANT,
+        "unroll8" => multisha_unrolled::sha256_unroll8::VARIANT,
+        "unroll64" => multisha_full_unroll::sha256_unroll64::VARIANT,
+        "rolled" => multisha_rolled::sha256_rolled::VARIANT,
+    ], functions [
+        /// SHA-224 hasher, a drop-in for `sha2::Sha224` 0.11.
+        Sha224, sha224: output 0 (28 bytes, U28), state U40, oid "2.16.840.1.101.3.4.2.4",
+            algorithm name "Sha256_28";
+        /// SHA-256 hasher, a drop-in for `sha2::Sha256` 0.11.
+        Sha256, sha256: output 1 (32 bytes, U32), state U40, oid "2.16.840.1.101.3.4.2.1",
+            algorithm name "Sha256_32";
+    ];
+}

@@ -1,0 +1,119 @@
+//! The compression functions the engine carries variants of, as run-time values: each
+//! [`Algorithm`] is a handle to one static description built from its descriptor
+//! ([`multisha_contract::Compression`]) by the registry (`algorithms.rs`).
+
+use super::dispatch::Dispatch;
+use super::{Selection, Variant};
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+/// A compression function: SHA-1, SHA-256 (which also computes SHA-224) or SHA-512 (which also
+/// computes SHA-384, SHA-512/224 and SHA-512/256).
+///
+/// A copyable handle to a static description; compare with `==`. Every value is one of the
+/// associated constants (`Algorithm::Sha256`), listed in [`Algorithm::ALL`].
+#[derive(Clone, Copy)]
+pub struct Algorithm(pub(crate) &'static AlgorithmInfo);
+
+/// What the run-time API knows of one algorithm.
+pub(crate) struct AlgorithmInfo {
+    pub(crate) id: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) env_var: &'static str,
+    /// Every variant compiled for this target, best first.
+    pub(crate) variants: &'static &'static [Variant],
+    /// Every variant of every architecture in priority order: (name, architecture, `None` for
+    /// portable ones), for clear errors about other architectures' variants and for the docs.
+    pub(crate) names: &'static [(&'static str, Option<&'static str>)],
+    /// The typed dispatcher of this algorithm, behind a non-generic interface.
+    pub(crate) dispatch: &'static dyn Dispatch,
+}
+
+impl Algorithm {
+    /// The lower-case name used in tables and on the command line (`sha1`, `sha256`).
+    pub fn id(self) -> &'static str {
+        self.0.id
+    }
+
+    /// The display name (`SHA-256`).
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// The environment variable that overrides this algorithm's variant at probe time
+    /// (`MULTISHA_SHA256`).
+    pub fn env_var(self) -> &'static str {
+        self.0.env_var
+    }
+
+    /// Every variant of this algorithm compiled for this target, best first: the order is the
+    /// default priority.
+    pub fn variants(self) -> &'static [Variant] {
+        self.0.variants
+    }
+
+    /// The variant called `name`, available on this CPU or not.
+    pub fn variant(self, name: &str) -> Option<&'static Variant> {
+        self.variants().iter().find(|v| v.name() == name)
+    }
+
+    /// The architecture a variant called `name` exists for, if it is one of another
+    /// architecture than this build's (`armv8` on x86-64 is `Some("aarch64")`).
+    pub fn foreign_variant_arch(self, name: &str) -> Option<&'static str> {
+        if self.variant(name).is_some() {
+            return None;
+        }
+        self.0
+            .names
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|&(_, arch)| arch)
+    }
+
+    /// Every variant of every architecture, in priority order: its name and the architecture
+    /// it is built for (`None`: portable, built everywhere). [`Algorithm::variants`] has the
+    /// details of those of this build.
+    pub fn all_variant_names(self) -> &'static [(&'static str, Option<&'static str>)] {
+        self.0.names
+    }
+
+    /// The variant this algorithm runs now and why (probing the CPU first if nothing is
+    /// installed yet).
+    pub fn active(self) -> Selection {
+        self.0.dispatch.active()
+    }
+
+    pub(crate) fn index_of(self, variant: &Variant) -> usize {
+        self.variants()
+            .iter()
+            .position(|v| core::ptr::eq(v, variant))
+            .expect("variants come from their algorithm's registry")
+    }
+}
+
+impl PartialEq for Algorithm {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Algorithm {}
+
+impl Hash for Algorithm {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state);
+    }
+}
+
+impl fmt::Display for Algorithm {
+    /// The display name (`SHA-256`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Algorithm({})", self.id())
+    }
+}

@@ -1,0 +1,341 @@
+//! Probe once, then one relaxed load and one indirect call.
+//!
+//! Each algorithm has a [`Slot`]: an `AtomicPtr` that starts out pointing at a probe function
+//! with the kernel's own signature (the memchr pattern), and the selection (variant and
+//! reason) packed into an `AtomicU32`. The first call probes the CPU, reads the environment
+//! override, stores the chosen kernel and forwards to it; every later call loads the pointer
+//! and calls through it, with no feature branches. The selection is the source of truth and
+//! the pointer its cache; every writer (probe, [`force`]) updates the pair under the slot's
+//! lock, so [`active`] never names one variant while another runs once the writers are done.
+
+use super::select::{Reason, Selection, choose, lookup};
+use super::{Algorithm, Error, Variant};
+use crate::hash_function::Registered;
+use core::marker::PhantomData;
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
+
+/// What the run-time API needs of an algorithm's dispatcher, without its type.
+pub(crate) trait Dispatch: Sync {
+    /// The selection, probing first if nothing is installed yet.
+    fn active(&self) -> Selection;
+    /// Installs `variant` (already checked to run on this CPU) for the whole process.
+    fn install(&self, variant: &'static Variant, reason: Reason);
+}
+
+/// The dispatcher state of algorithm `A`.
+///
+/// `pub` but unnameable outside the crate: the sealed `Registered` trait names it.
+#[allow(unreachable_pub)]
+pub struct Slot<A: Compression> {
+    /// The single-message kernel calls go through: the probe until the first call.
+    kernel: AtomicPtr<()>,
+    /// 0 = not probed yet, else `VALID | reason << 8 | variant index`.
+    selection: AtomicU32,
+    /// Held by every writer of the (selection, kernel) pair.
+    lock: AtomicBool,
+    /// Why the environment override was refused, for [`Reason::EnvRejected`].
+    #[cfg(feature = "std")]
+    env_rejected: std::sync::OnceLock<Error>,
+    algorithm: PhantomData<fn() -> A>,
+}
+
+const VALID: u32 = 1 << 31;
+
+impl<A: Compression> core::fmt::Debug for Slot<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Slot({})", A::ID)
+    }
+}
+
+impl<A: Registered> Slot<A> {
+    /// A slot whose first call probes.
+    pub(crate) const fn new() -> Self {
+        Self {
+            kernel: AtomicPtr::new(probe::<A> as KernelFn<A> as *mut ()),
+            selection: AtomicU32::new(0),
+            lock: AtomicBool::new(false),
+            #[cfg(feature = "std")]
+            env_rejected: std::sync::OnceLock::new(),
+            algorithm: PhantomData,
+        }
+    }
+
+    fn lock(&self) -> Guard<'_> {
+        while self
+            .lock
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            core::hint::spin_loop();
+        }
+        Guard(&self.lock)
+    }
+
+    fn store(&self, variant: &'static Variant, reason: Reason) -> KernelFn<A> {
+        let kernel = kernel_of::<A>(variant);
+        self.selection
+            .store(pack(variant, reason), Ordering::Release);
+        #[cfg(test)]
+        tests::between_stores();
+        self.kernel.store(kernel as *mut (), Ordering::Release);
+        kernel
+    }
+
+    fn unpack(&self, packed: u32) -> Selection {
+        let variant = &A::ALGORITHM.variants()[(packed & 0xff) as usize];
+        let reason = match (packed >> 8) & 0xff {
+            2 => Reason::Env,
+            3 => Reason::Forced,
+            #[cfg(feature = "std")]
+            4 => self
+                .env_rejected
+                .get()
+                .map_or(Reason::Priority, |e| Reason::EnvRejected(*e)),
+            _ => Reason::Priority,
+        };
+        Selection { variant, reason }
+    }
+
+    /// Probes the CPU and the override once and installs the choice; returns the kernel.
+    #[cold]
+    #[inline(never)]
+    fn resolve(&self) -> KernelFn<A> {
+        let _guard = self.lock();
+        let packed = self.selection.load(Ordering::Acquire);
+        if packed != 0 {
+            // Chosen already (by a racing probe or by `force`): the pair is consistent.
+            return kernel_of::<A>(self.unpack(packed).variant);
+        }
+        #[cfg(feature = "std")]
+        let requested = env_override(A::ENV_VAR);
+        #[cfg(feature = "std")]
+        let requested = requested.as_deref();
+        #[cfg(not(feature = "std"))]
+        let requested = None;
+        let selection = choose(A::ALGORITHM, CpuFeatures::detect(), requested);
+        let reason = match selection.reason {
+            Reason::Requested => Reason::Env,
+            #[cfg(feature = "std")]
+            Reason::RequestRejected(error) => {
+                let _ = self.env_rejected.set(error);
+                Reason::EnvRejected(error)
+            }
+            other => other,
+        };
+        self.store(selection.variant, reason)
+    }
+}
+
+/// Releases the slot's lock when dropped.
+struct Guard<'a>(&'a AtomicBool);
+
+impl Drop for Guard<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+impl<A: Registered> Dispatch for Slot<A> {
+    fn active(&self) -> Selection {
+        let packed = self.selection.load(Ordering::Acquire);
+        if packed != 0 {
+            return self.unpack(packed);
+        }
+        self.resolve();
+        self.unpack(self.selection.load(Ordering::Acquire))
+    }
+
+    fn install(&self, variant: &'static Variant, reason: Reason) {
+        let _guard = self.lock();
+        self.store(variant, reason);
+    }
+}
+
+/// The kernel of a variant of `A`.
+fn kernel_of<A: Registered>(variant: &'static Variant) -> KernelFn<A> {
+    let declaration = variant
+        .declaration::<A>()
+        .expect("a variant of this algorithm's registry");
+    match declaration.kernel {
+        Kernel::Single(kernel) => kernel,
+    }
+}
+
+/// The kernel the slot starts with: resolves the choice, then forwards to it.
+///
+/// # Safety
+/// Same contract as every kernel of `A`; it only forwards to a kernel the CPU supports.
+unsafe fn probe<A: Registered>(
+    state: &mut State<A>,
+    blocks: &[A::Block],
+    w: &mut <A as Compression>::Workspace,
+) {
+    let kernel = A::slot().resolve();
+    // SAFETY: `resolve` only returns kernels whose required features the CPU has.
+    unsafe { kernel(state, blocks, w) }
+}
+
+fn pack(variant: &Variant, reason: Reason) -> u32 {
+    let code = match reason {
+        Reason::Priority | Reason::Requested | Reason::RequestRejected(_) => 1,
+        Reason::Env => 2,
+        Reason::Forced => 3,
+        Reason::EnvRejected(_) => 4,
+    };
+    VALID | code << 8 | variant.algorithm().index_of(variant) as u32
+}
+
+#[cfg(feature = "std")]
+fn env_override(var: &str) -> Option<std::string::String> {
+    let value = std::env::var_os(var)?;
+    let value = value.to_string_lossy();
+    let value = value.trim();
+    (!value.is_empty()).then(|| value.into())
+}
+
+/// The slot's kernel as it is, one relaxed load: the probe until the first call through it
+/// has installed the choice. The one-shot functions call through it directly.
+#[inline(always)]
+pub(crate) fn installed<A: Registered>() -> KernelFn<A> {
+    let ptr = A::slot().kernel.load(Ordering::Relaxed);
+    // SAFETY: the slot only ever holds `KernelFn<A>` pointers (the probe or a kernel of a
+    // variant of `A`), stored as `*mut ()`.
+    unsafe { core::mem::transmute::<*mut (), KernelFn<A>>(ptr) }
+}
+
+/// The chosen kernel of `A`, never the probe: hashers keep it for their whole life, so they
+/// resolve the choice when they are created rather than on every update.
+#[inline(always)]
+pub(crate) fn current<A: Registered>() -> KernelFn<A> {
+    let kernel = installed::<A>();
+    if kernel as *mut () == probe::<A> as KernelFn<A> as *mut () {
+        return A::slot().resolve();
+    }
+    kernel
+}
+
+/// The variant `algorithm` uses now and why (probing first if nothing is installed yet).
+pub fn active(algorithm: Algorithm) -> Selection {
+    algorithm.active()
+}
+
+/// Installs the variant called `name` for `algorithm`, for the whole process.
+///
+/// Hashers created afterwards, and every one-shot call, use it; hashers that already exist
+/// keep the kernel they were created with. Meant for start-up and for tests.
+///
+/// # Errors
+/// An unknown name, or a variant this CPU cannot run (then nothing changes); the message
+/// lists the available variants.
+pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error> {
+    force_on(algorithm, name, CpuFeatures::detect())
+}
+
+/// [`force`] with the CPU's features given: tests pass a set that lacks a feature to prove the
+/// refusal. Private, since a set that claims more than the CPU has would install a kernel it
+/// cannot run.
+fn force_on(
+    algorithm: Algorithm,
+    name: &str,
+    features: CpuFeatures,
+) -> Result<&'static Variant, Error> {
+    let variant = lookup(algorithm, name, features)?;
+    algorithm.0.dispatch.install(variant, Reason::Forced);
+    Ok(variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::time::Duration;
+
+    std::thread_local! {
+        /// How long this thread pauses between storing the selection and the kernel.
+        static PAUSE: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+    }
+
+    /// Widens the window between the two stores of a writer, for the race test.
+    pub(super) fn between_stores() {
+        let pause = PAUSE.with(Cell::get);
+        if !pause.is_zero() {
+            std::thread::sleep(pause);
+        }
+    }
+
+    /// Two `force` calls at once: the first pauses between its two stores while the second
+    /// runs whole. Without a lock over the pair, the second's selection and the first's kernel
+    /// would remain; with it, the second waits and both of its stores land last.
+    #[test]
+    fn concurrent_forces_leave_the_selection_and_the_kernel_consistent() {
+        let _turn = crate::tests::SERIAL
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let algorithm = Algorithm::Sha256;
+        let names: std::vec::Vec<&str> = algorithm
+            .variants()
+            .iter()
+            .filter(|v| v.is_available())
+            .map(|v| v.name())
+            .collect();
+        let (slow, fast) = (names[names.len() - 1], names[names.len() - 2]);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                PAUSE.with(|p| p.set(Duration::from_millis(200)));
+                force(algorithm, slow).expect("available");
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            force(algorithm, fast).expect("available");
+        });
+        let named = active(algorithm).variant;
+        let running = installed::<multisha_contract::Sha256Compression>() as usize;
+        assert_eq!(
+            named.kernel_address(),
+            running,
+            "active() names {named}, the slot runs another kernel"
+        );
+        assert_eq!(named.name(), fast, "the later force wins");
+    }
+
+    #[test]
+    fn force_refuses_every_variant_whose_feature_is_missing_and_changes_nothing() {
+        let _turn = crate::tests::SERIAL
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for &algorithm in Algorithm::ALL {
+            for variant in algorithm.variants() {
+                for feature in variant.requires().iter() {
+                    let before = active(algorithm).variant.name();
+                    let cpu = CpuFeatures::detect().without(feature);
+                    let error = force_on(algorithm, variant.name(), cpu).expect_err("refused");
+                    assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
+                    assert_eq!(
+                        active(algorithm).variant.name(),
+                        before,
+                        "{variant}: nothing changed"
+                    );
+                }
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn shani_and_avx2_are_refused_without_their_features() {
+        use multisha_contract::Feature;
+        let all = CpuFeatures::detect();
+        for (algorithm, name, missing) in [
+            (Algorithm::Sha1, "shani", Feature::Sha),
+            (Algorithm::Sha256, "shani", Feature::Sha),
+            (Algorithm::Sha256, "shani", Feature::Sse41),
+            (Algorithm::Sha256, "avx2", Feature::Avx2),
+            (Algorithm::Sha256, "avx2", Feature::Bmi2),
+        ] {
+            let error = force_on(algorithm, name, all.without(missing)).expect_err("refused");
+            let message = std::format!("{error}");
+            assert!(message.contains("cannot run on a CPU with"), "{message}");
+            assert!(message.contains(missing.name()), "{message}");
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The engine's override and introspection API: the algorithms and their variants, the CPU's
+//! features, what the dispatcher picked and why, forcing a variant, and hashing with a pinned
+//! one. (The hashers and the one-shot functions live at the crate root.)
+//!
+//! ```
+//! use multisha::engine::{Algorithm, Pinned, active, force};
+//! for &algorithm in Algorithm::ALL {
+//!     println!("{algorithm} runs {}", active(algorithm));
+//! }
+//! let rolled = Pinned::<multisha::Sha1>::new("rolled")?;
+//! assert_eq!(rolled.hash(b"abc"), multisha::sha1(b"abc"));
+//! assert!(force(Algorithm::Sha256, "no-such-variant").is_err());
+//! # Ok::<(), multisha::engine::Error>(())
+//! ```
+//!
+//! # Dispatch
+//! The first hash of an algorithm probes the CPU ([`CpuFeatures::detect`]), reads the
+//! override ([`Algorithm::env_var`], `MULTISHA_SHA256=unroll8`, with the `std` feature) and
+//! installs the first variant of [`Algorithm::variants`] the CPU runs (they are listed best
+//! first) unless the override names one that can run. A bad override is ignored and reported
+//! by [`active`]. Later calls cost one relaxed atomic load and one indirect call.
+
+mod algorithm;
+pub(crate) mod dispatch;
+mod error;
+mod function;
+mod name_buf;
+mod pinned;
+mod select;
+mod variant;
+
+pub use algorithm::Algorithm;
+pub(crate) use algorithm::AlgorithmInfo;
+pub use dispatch::{active, force};
+pub use error::Error;
+pub use function::Function;
+pub(crate) use function::FunctionInfo;
+pub use multisha_contract::{CpuFeatures, Feature, Schedule};
+pub use pinned::Pinned;
+pub use select::{Reason, Selection, choose, lookup};
+pub use variant::Variant;

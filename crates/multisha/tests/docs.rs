@@ -1,0 +1,85 @@
+//! The README's variant table is the registry, written out: same variants, same order (the
+//! default priority), same requirements, schedules and descriptions. Rows of another
+//! architecture's variants are checked by name and target here, and in full when the tests run
+//! on that architecture (the AArch64 cross-test).
+
+use multisha::engine::Algorithm;
+
+const BEGIN: &str = "<!-- variants:begin -->";
+const END: &str = "<!-- variants:end -->";
+
+/// The table row of every variant, in registry order; `None` cells are not checked (another
+/// architecture's variant).
+fn expected_rows() -> Vec<[Option<String>; 6]> {
+    let mut rows = Vec::new();
+    for &algorithm in Algorithm::ALL {
+        for &(name, arch) in algorithm.all_variant_names() {
+            let target = Some(arch.unwrap_or("all").to_string());
+            let details = algorithm.variant(name).map(|v| {
+                let requires = if v.requires().is_empty() {
+                    "—".to_string()
+                } else {
+                    v.requires().to_string()
+                };
+                (
+                    requires,
+                    v.schedule().describe().to_string(),
+                    v.description().to_string(),
+                )
+            });
+            let (requires, schedule, how) = match details {
+                Some((r, s, h)) => (Some(r), Some(s), Some(h)),
+                None => (None, None, None),
+            };
+            rows.push([
+                Some(algorithm.name().to_string()),
+                Some(name.to_string()),
+                target,
+                requires,
+                schedule,
+                how,
+            ]);
+        }
+    }
+    rows
+}
+
+fn render(row: &[Option<String>; 6]) -> String {
+    let cells: Vec<&str> = row.iter().map(|c| c.as_deref().unwrap_or("?")).collect();
+    format!("| {} |", cells.join(" | "))
+}
+
+#[test]
+fn readme_variant_table_matches_the_registry() {
+    let readme = include_str!("../../../README.md");
+    let start = readme
+        .find(BEGIN)
+        .expect("README has the variants:begin marker")
+        + BEGIN.len();
+    let end = readme
+        .find(END)
+        .expect("README has the variants:end marker");
+    let table: Vec<&str> = readme[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('|'))
+        .skip(2) // header and separator
+        .collect();
+    let expected = expected_rows();
+    let want: Vec<String> = expected.iter().map(render).collect();
+    let message = format!(
+        "README variant table differs from the registry; rows for this build ('?' = another \
+         architecture's, not checked here):\n{}",
+        want.join("\n")
+    );
+    assert_eq!(table.len(), expected.len(), "{message}");
+    for (line, row) in table.iter().zip(&expected) {
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 6, "{line}\n{message}");
+        for (cell, want) in cells.iter().zip(row) {
+            if let Some(want) = want {
+                assert_eq!(cell, want, "{line}\n{message}");
+            }
+        }
+    }
+}
