@@ -270,6 +270,11 @@ fn peers(algorithm: Algorithm) -> Vec<Contender> {
         all.push(ring(algorithm, &ring::digest::SHA256));
         #[cfg(feature = "openssl")]
         all.push(openssl!(algorithm, openssl::sha::Sha256, 32));
+    } else if algorithm == Algorithm::Sha512 {
+        all.push(rustcrypto::<sha2::Sha512>(algorithm, "sha2"));
+        all.push(ring(algorithm, &ring::digest::SHA512));
+        #[cfg(feature = "openssl")]
+        all.push(openssl!(algorithm, openssl::sha::Sha512, 64));
     }
     all
 }
@@ -281,6 +286,8 @@ pub fn contenders(algorithm: Algorithm) -> Vec<Contender> {
         family::<multisha::Sha1>()
     } else if algorithm == Algorithm::Sha256 {
         family::<multisha::Sha256>()
+    } else if algorithm == Algorithm::Sha512 {
+        family::<multisha::Sha512>()
     } else {
         Vec::new()
     };
@@ -305,6 +312,10 @@ mod tests {
             (
                 Algorithm::Sha256,
                 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            ),
+            (
+                Algorithm::Sha512,
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
             ),
         ];
         for (algorithm, expected) in answers {

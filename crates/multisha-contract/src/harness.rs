@@ -14,7 +14,7 @@
 
 use crate::{
     BlockBytes, Compression, CpuFeatures, Declaration, Kernel, KernelFn, OutputSpec,
-    Sha1Compression, Sha256Compression, Word, WorkspaceBuffer,
+    Sha1Compression, Sha256Compression, Sha512Compression, Word, WorkspaceBuffer,
 };
 use sha2::Digest as _;
 use std::vec::Vec;
@@ -88,6 +88,21 @@ impl Reference for Sha256Compression {
     }
 }
 
+impl Reference for Sha512Compression {
+    fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+        sha2::block_api::compress512(state, blocks);
+    }
+    fn digest(id: &str, data: &[u8]) -> Vec<u8> {
+        match id {
+            "sha384" => sha2::Sha384::digest(data).to_vec(),
+            "sha512" => sha2::Sha512::digest(data).to_vec(),
+            "sha512_224" => sha2::Sha512_224::digest(data).to_vec(),
+            "sha512_256" => sha2::Sha512_256::digest(data).to_vec(),
+            _ => panic!("no SHA-512 output called {id}"),
+        }
+    }
+}
+
 /// SHA-1 of `data` from the RustCrypto `sha1` crate.
 pub fn reference_sha1(data: &[u8]) -> Vec<u8> {
     Sha1Compression::digest("sha1", data)
@@ -147,7 +162,70 @@ const FIPS_EXAMPLES: &[(&str, &[u8], &str)] = &[
         b"",
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     ),
+    (
+        "sha384",
+        b"abc",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    ),
+    (
+        "sha384",
+        TWO_BLOCKS_512,
+        "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039",
+    ),
+    (
+        "sha384",
+        b"",
+        "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b",
+    ),
+    (
+        "sha512",
+        b"abc",
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    ),
+    (
+        "sha512",
+        TWO_BLOCKS_512,
+        "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909",
+    ),
+    (
+        "sha512",
+        b"",
+        "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e",
+    ),
+    (
+        "sha512_224",
+        b"abc",
+        "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+    ),
+    (
+        "sha512_224",
+        TWO_BLOCKS_512,
+        "23fec5bb94d60b23308192640b0c453335d664734fe40e7268674af9",
+    ),
+    (
+        "sha512_224",
+        b"",
+        "6ed0dd02806fa89e25de060c19d3ac86cabb87d6a0ddd05c333b84f4",
+    ),
+    (
+        "sha512_256",
+        b"abc",
+        "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+    ),
+    (
+        "sha512_256",
+        TWO_BLOCKS_512,
+        "3928e184fb8690f840da3988121d31be65cb9d3ef83ee6146feac861e19b563a",
+    ),
+    (
+        "sha512_256",
+        b"",
+        "c672b8d1ef56ed28ab87c3622c5114069bdd3ad7b8f9737498d0c01ecef0967a",
+    ),
 ];
+
+/// The two-block example of FIPS 180 for the SHA-512 family (112 bytes).
+const TWO_BLOCKS_512: &[u8] = b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
 
 /// One million 'a' (FIPS 180 long example): (output id, digest as hex).
 const MILLION_A: &[(&str, &str)] = &[
@@ -159,6 +237,22 @@ const MILLION_A: &[(&str, &str)] = &[
     (
         "sha256",
         "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+    ),
+    (
+        "sha384",
+        "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b07b8b3dc38ecc4ebae97ddd87f3d8985",
+    ),
+    (
+        "sha512",
+        "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973ebde0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b",
+    ),
+    (
+        "sha512_224",
+        "37ab331d76f0d36de422bd0edeb22a28accd487b7a8453ae965dd287",
+    ),
+    (
+        "sha512_256",
+        "9a59a052930187a97038cae692f30708aa6491923ef5194394dc68d56c74fb21",
     ),
 ];
 

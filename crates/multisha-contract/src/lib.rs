@@ -6,7 +6,8 @@
 //!
 //! * An algorithm is one descriptor: a marker type implementing [`Compression`] (word, block,
 //!   state, workspace, length-field width, outputs with their initial values and lengths, id,
-//!   names, environment variables): [`Sha1Compression`], [`Sha256Compression`].
+//!   names, environment variables): [`Sha1Compression`], [`Sha256Compression`],
+//!   [`Sha512Compression`].
 //! * Every single-message variant has the shape [`KernelFn`]:
 //!
 //!   ```text
@@ -42,6 +43,7 @@ mod padding;
 mod sha1;
 mod sha2;
 mod sha256;
+mod sha512;
 mod workspace;
 
 #[cfg(feature = "harness")]
@@ -56,9 +58,16 @@ pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;
 pub use sha256::{SHA224_IV, SHA256_IV, SHA256_K, Sha256Compression};
+pub use sha512::{
+    SHA384_IV, SHA512_224_IV, SHA512_256_IV, SHA512_IV, SHA512_K, Sha512Compression,
+    Sha512Workspace,
+};
 pub use workspace::{
     Sha1Workspace, Sha256Workspace, Workspace, WorkspaceBuffer, compress_and_wipe,
 };
 
 /// A 64-byte message block (SHA-1, SHA-256).
 pub type Block64 = [u8; 64];
+
+/// A 128-byte message block (SHA-512).
+pub type Block128 = [u8; 128];

@@ -9,8 +9,9 @@
 pub mod sha1_rolled;
 pub mod sha256_rolled;
 mod sha2_rolled;
+pub mod sha512_rolled;
 
 #[cfg(test)]
 mod tests {
-    multisha_contract::harness_tests!(sha1_rolled, sha256_rolled);
+    multisha_contract::harness_tests!(sha1_rolled, sha256_rolled, sha512_rolled);
 }

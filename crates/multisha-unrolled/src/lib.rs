@@ -10,8 +10,9 @@
 pub mod sha1_unroll5;
 pub mod sha256_unroll8;
 mod sha2_unroll8;
+pub mod sha512_unroll8;
 
 #[cfg(test)]
 mod tests {
-    multisha_contract::harness_tests!(sha1_unroll5, sha256_unroll8);
+    multisha_contract::harness_tests!(sha1_unroll5, sha256_unroll8, sha512_unroll8);
 }

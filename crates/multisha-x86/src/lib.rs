@@ -1,5 +1,5 @@
 //! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
-//! the SHA extensions, SHA-256 with an AVX2 schedule and BMI2 rounds.
+//! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds.
 //!
 //! Each module declares its variant (`VARIANT`): required features, description, where the
 //! schedule lives. No kernel detects CPU features: the dispatcher does. On other
@@ -19,8 +19,10 @@ pub mod sha1_shani;
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
+#[cfg(target_arch = "x86_64")]
+pub mod sha512_avx2;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    multisha_contract::harness_tests!(sha1_asm, sha1_shani, sha256_avx2, sha256_shani);
+    multisha_contract::harness_tests!(sha1_asm, sha1_shani, sha256_avx2, sha256_shani, sha512_avx2);
 }

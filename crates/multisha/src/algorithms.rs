@@ -218,4 +218,26 @@ algorithms! {
         Sha256, sha256: output 1 (32 bytes, U32), state U40, oid "2.16.840.1.101.3.4.2.1",
             algorithm name "Sha256_32";
     ];
+
+    /// SHA-512, and SHA-384, SHA-512/224, SHA-512/256 from the same compression function
+    /// (FIPS 180-4).
+    Sha512 in sha512_registry: multisha_contract::Sha512Compression, block U128, variants [
+        "armv8" on "aarch64" => multisha_armv8::sha512_armv8::VARIANT,
+        "avx2" on "x86_64" => multisha_x86::sha512_avx2::VARIANT,
+        "unroll8" => multisha_unrolled::sha512_unroll8::VARIANT,
+        "rolled" => multisha_rolled::sha512_rolled::VARIANT,
+    ], functions [
+        /// SHA-384 hasher, a drop-in for `sha2::Sha384` 0.11.
+        Sha384, sha384: output 0 (48 bytes, U48), state U80, oid "2.16.840.1.101.3.4.2.2",
+            algorithm name "Sha512_48";
+        /// SHA-512 hasher, a drop-in for `sha2::Sha512` 0.11.
+        Sha512, sha512: output 1 (64 bytes, U64), state U80, oid "2.16.840.1.101.3.4.2.3",
+            algorithm name "Sha512_64";
+        /// SHA-512/224 hasher, a drop-in for `sha2::Sha512_224` 0.11.
+        Sha512_224, sha512_224: output 2 (28 bytes, U28), state U80, oid "2.16.840.1.101.3.4.2.5",
+            algorithm name "Sha512_28";
+        /// SHA-512/256 hasher, a drop-in for `sha2::Sha512_256` 0.11.
+        Sha512_256, sha512_256: output 3 (32 bytes, U32), state U80, oid "2.16.840.1.101.3.4.2.6",
+            algorithm name "Sha512_32";
+    ];
 }

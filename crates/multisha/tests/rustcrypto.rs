@@ -2,7 +2,7 @@
 
 use digest::common::hazmat::SerializableState;
 use digest::const_oid::AssociatedOid;
-use multisha::{Digest, Sha1, Sha224, Sha256};
+use multisha::{Digest, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
 #[test]
 fn digest_trait_matches_reference() {
@@ -13,6 +13,26 @@ fn digest_trait_matches_reference() {
     assert_eq!(multisha::sha1(data), sha1::Sha1::digest(data)[..]);
     assert_eq!(multisha::sha224(data), sha2::Sha224::digest(data)[..]);
     assert_eq!(multisha::sha256(data), sha2::Sha256::digest(data)[..]);
+    assert_eq!(Sha384::digest(data)[..], sha2::Sha384::digest(data)[..]);
+    assert_eq!(Sha512::digest(data)[..], sha2::Sha512::digest(data)[..]);
+    assert_eq!(
+        Sha512_224::digest(data)[..],
+        sha2::Sha512_224::digest(data)[..]
+    );
+    assert_eq!(
+        Sha512_256::digest(data)[..],
+        sha2::Sha512_256::digest(data)[..]
+    );
+    assert_eq!(multisha::sha384(data), sha2::Sha384::digest(data)[..]);
+    assert_eq!(multisha::sha512(data), sha2::Sha512::digest(data)[..]);
+    assert_eq!(
+        multisha::sha512_224(data),
+        sha2::Sha512_224::digest(data)[..]
+    );
+    assert_eq!(
+        multisha::sha512_256(data),
+        sha2::Sha512_256::digest(data)[..]
+    );
 }
 
 #[test]
@@ -20,6 +40,10 @@ fn oids_and_names() {
     assert_eq!(Sha1::OID, sha1::Sha1::OID);
     assert_eq!(Sha224::OID, sha2::Sha224::OID);
     assert_eq!(Sha256::OID, sha2::Sha256::OID);
+    assert_eq!(Sha384::OID, sha2::Sha384::OID);
+    assert_eq!(Sha512::OID, sha2::Sha512::OID);
+    assert_eq!(Sha512_224::OID, sha2::Sha512_224::OID);
+    assert_eq!(Sha512_256::OID, sha2::Sha512_256::OID);
     assert_eq!(format!("{:?}", Sha256::new()), "Sha256 { ... }");
 }
 
@@ -40,6 +64,20 @@ fn hmac_hkdf_pbkdf2_work_unchanged() {
     hkdf::Hkdf::<sha2::Sha256>::new(Some(b"salt"), b"ikm")
         .expand(b"info", &mut b)
         .expect("length ok");
+    assert_eq!(a, b);
+
+    let (mut a, mut b) = ([0u8; 100], [0u8; 100]);
+    hkdf::Hkdf::<Sha512>::new(Some(b"salt"), b"ikm")
+        .expand(b"info", &mut a)
+        .expect("length ok");
+    hkdf::Hkdf::<sha2::Sha512>::new(Some(b"salt"), b"ikm")
+        .expand(b"info", &mut b)
+        .expect("length ok");
+    assert_eq!(a, b);
+
+    let (mut a, mut b) = ([0u8; 48], [0u8; 48]);
+    pbkdf2::pbkdf2_hmac::<Sha384>(b"password", b"salt", 100, &mut a);
+    pbkdf2::pbkdf2_hmac::<sha2::Sha384>(b"password", b"salt", 100, &mut b);
     assert_eq!(a, b);
 
     let (mut a, mut b) = ([0u8; 20], [0u8; 20]);
@@ -107,6 +145,10 @@ fn zeroize_on_drop_is_implemented() {
     assert_zeroize_on_drop::<Sha1>();
     assert_zeroize_on_drop::<Sha224>();
     assert_zeroize_on_drop::<Sha256>();
+    assert_zeroize_on_drop::<Sha384>();
+    assert_zeroize_on_drop::<Sha512>();
+    assert_zeroize_on_drop::<Sha512_224>();
+    assert_zeroize_on_drop::<Sha512_256>();
 }
 
 /// `AlgorithmName` says what the RustCrypto hasher it replaces says (`Hmac`'s name and debug
@@ -129,6 +171,14 @@ fn algorithm_names_match_rustcrypto() {
     assert_eq!(name::<Sha1>(), name::<sha1::Sha1>());
     assert_eq!(name::<Sha224>(), name::<sha2::Sha224>());
     assert_eq!(name::<Sha256>(), name::<sha2::Sha256>());
+    assert_eq!(name::<Sha384>(), name::<sha2::Sha384>());
+    assert_eq!(name::<Sha512>(), name::<sha2::Sha512>());
+    assert_eq!(name::<Sha512_224>(), name::<sha2::Sha512_224>());
+    assert_eq!(name::<Sha512_256>(), name::<sha2::Sha512_256>());
+    assert_eq!(
+        format!("{:?}", Sha512_256::new()),
+        format!("{:?}", sha2::Sha512_256::new())
+    );
     assert_eq!(
         format!("{:?}", Sha224::new()),
         format!("{:?}", sha2::Sha224::new())
@@ -153,4 +203,54 @@ fn serialized_state_is_byte_compatible_with_rustcrypto() {
     ours.update(&data[..99]);
     theirs.update(&data[..99]);
     assert_eq!(ours.serialize()[..], theirs.serialize()[..]);
+
+    let data: Vec<u8> = (0..400u32).map(|i| (i * 13) as u8).collect();
+    let mut ours = Sha384::new();
+    let mut theirs = sha2::Sha384::new();
+    ours.update(&data[..300]);
+    theirs.update(&data[..300]);
+    assert_eq!(ours.serialize()[..], theirs.serialize()[..]);
+    let mut moved = Sha384::deserialize(&theirs.serialize()).expect("same layout");
+    moved.update(&data[300..]);
+    assert_eq!(moved.finalize()[..], sha2::Sha384::digest(&data)[..]);
+}
+
+/// A serialized state with the block count `blocks` and `pending` buffered bytes: the chaining
+/// value of the IV, the count as wide as the algorithm's field, then the buffer (its length,
+/// then the block size less one bytes), as `sha1`/`sha2` 0.11 lay it out.
+fn state_with_count(
+    initial: &[u8],
+    count_bytes: usize,
+    blocks: u128,
+    pending: &[u8],
+    block: usize,
+) -> Vec<u8> {
+    let mut state = initial[..initial.len() - count_bytes - block].to_vec();
+    state.extend_from_slice(&blocks.to_le_bytes()[..count_bytes]);
+    state.push(pending.len() as u8);
+    let mut buffer = vec![0u8; block - 1];
+    buffer[..pending.len()].copy_from_slice(pending);
+    state.extend_from_slice(&buffer);
+    state
+}
+
+/// SHA-512's length field is 128 bits: a message past 2^64 bits pads to the same digest as
+/// RustCrypto's; SHA-256's is 64 bits, so the length wraps modulo 2^64 as there.
+#[test]
+fn length_fields_beyond_two_to_the_64_bits() {
+    // 2^58 blocks of 128 bytes = 2^68 bits.
+    let fresh = Sha512::new().serialize();
+    let state = state_with_count(&fresh, 16, 1 << 58, b"tail", 128);
+    let ours = Sha512::deserialize(state.as_slice().try_into().unwrap()).expect("valid");
+    let theirs = sha2::Sha512::deserialize(state.as_slice().try_into().unwrap()).expect("valid");
+    assert_eq!(ours.finalize()[..], theirs.finalize()[..]);
+
+    // 2^58 + 3 blocks of 64 bytes: 2^67 + 1536 bits, which is 1536 modulo 2^64, so the digest
+    // is that of a count of 3 blocks (RustCrypto's overflow checks refuse the large count).
+    let fresh = Sha256::new().serialize();
+    let wrapped = state_with_count(&fresh, 8, (1 << 58) + 3, b"tail", 64);
+    let small = state_with_count(&fresh, 8, 3, b"tail", 64);
+    let ours = Sha256::deserialize(wrapped.as_slice().try_into().unwrap()).expect("valid");
+    let theirs = sha2::Sha256::deserialize(small.as_slice().try_into().unwrap()).expect("valid");
+    assert_eq!(ours.finalize()[..], theirs.finalize()[..]);
 }

@@ -58,3 +58,27 @@ fn hmac_sha256() {
     let (valid, invalid) = run::<Hmac<multisha::Sha256>>("hmac_sha256_test.json");
     assert!(valid > 0 && invalid > 0);
 }
+
+#[test]
+fn hmac_sha384() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha384>>("hmac_sha384_test.json");
+    assert!(valid > 0 && invalid > 0);
+}
+
+#[test]
+fn hmac_sha512() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha512>>("hmac_sha512_test.json");
+    assert!(valid > 0 && invalid > 0);
+}
+
+#[test]
+fn hmac_sha512_224() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha512_224>>("hmac_sha512_224_test.json");
+    assert!(valid > 0 && invalid > 0);
+}
+
+#[test]
+fn hmac_sha512_256() {
+    let (valid, invalid) = run::<Hmac<multisha::Sha512_256>>("hmac_sha512_256_test.json");
+    assert!(valid > 0 && invalid > 0);
+}

@@ -70,7 +70,7 @@ fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str)
     );
     let _ = writeln!(
         out,
-        "Cross-check: {} digests (one-shot and streamed, 16 lengths) agree across all contenders.\n",
+        "Cross-check: {} digests (one-shot and streamed, 20 lengths) agree across all contenders.\n",
         algo.checked
     );
 

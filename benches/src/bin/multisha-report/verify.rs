@@ -4,9 +4,10 @@
 
 use multisha_benches::Contender;
 
-/// Lengths around the padding boundaries (55/56, 64, 119/120) plus multi-block messages.
-const LENGTHS: [usize; 16] = [
-    0, 1, 3, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 4096, 16385, 100_000,
+/// Lengths around the padding boundaries of 64-byte blocks (55/56, 64, 119/120) and of
+/// 128-byte blocks (111/112, 128, 239/240), plus multi-block messages.
+const LENGTHS: [usize; 20] = [
+    0, 1, 3, 55, 56, 63, 64, 65, 111, 112, 119, 120, 127, 128, 239, 240, 1000, 4096, 16385, 100_000,
 ];
 /// Update sizes for the streamed hashes: byte by byte, odd, block-sized, larger than a block.
 const CHUNKS: [usize; 4] = [1, 7, 64, 1000];
