@@ -61,6 +61,8 @@ features! {
     Sha = "sha" on "x86_64",
     /// x86 AVX2.
     Avx2 = "avx2" on "x86_64",
+    /// x86 BMI1 (`andn`).
+    Bmi1 = "bmi1" on "x86_64",
     /// x86 BMI2 (`rorx`).
     Bmi2 = "bmi2" on "x86_64",
     /// x86 AVX-512 Foundation (512-bit vectors, rotates, ternary logic).
@@ -133,6 +135,8 @@ cpufeatures::new!(probe_sha, "sha");
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(probe_avx2, "avx2");
 #[cfg(target_arch = "x86_64")]
+cpufeatures::new!(probe_bmi1, "bmi1");
+#[cfg(target_arch = "x86_64")]
 cpufeatures::new!(probe_bmi2, "bmi2");
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(probe_avx512f, "avx512f");
@@ -182,6 +186,7 @@ impl CpuFeatures {
                 (Feature::Sse41, probe_sse41::get()),
                 (Feature::Sha, probe_sha::get()),
                 (Feature::Avx2, probe_avx2::get()),
+                (Feature::Bmi1, probe_bmi1::get()),
                 (Feature::Bmi2, probe_bmi2::get()),
                 (Feature::Avx512f, probe_avx512f::get()),
                 (Feature::Avx512bw, probe_avx512bw::get()),

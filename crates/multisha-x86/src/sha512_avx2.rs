@@ -1,12 +1,12 @@
-//! SHA-512 for x86-64: the schedule of two blocks at once with AVX2, the rounds in scalar code
-//! with BMI2 (as the Linux and OpenSSL AVX2 SHA-512 code does).
+//! SHA-512 for x86-64: the schedule of two blocks at once with AVX2, the rounds in scalar
+//! assembly with BMI1 and BMI2 (as the Linux and OpenSSL AVX2 SHA-512 code does).
 //!
 //! * AVX2 (`vpshufb`, `vpsrlq`/`vpsllq`, `vpalignr`, `vpaddq`) expands two schedule words per
 //!   step in each 128-bit lane, block `2i` in the low lane and block `2i + 1` in the high lane,
 //!   and adds `K` before storing. Two words per step need no lane of their own result: σ1 of
 //!   `w[t]`, `w[t+1]` reads `w[t-2]`, `w[t-1]`, both known. AVX2 has no 64-bit rotate, so σ0
 //!   and σ1 are built from shifts.
-//! * BMI2 `rorx` rotates into a new register without touching the source or the flags: Σ0 and
+//! * BMI1 `andn` and BMI2 `rorx`: `rorx` rotates into a new register without touching the source or the flags: Σ0 and
 //!   Σ1 take three independent rotates each and no copies.
 //!
 //! Design (as `sha256_avx2`):
@@ -124,16 +124,65 @@ fn store_group(out: &mut [u64; 160], j: usize, v: __m256i) {
     }
 }
 
-/// One round with the roles given by the caller and the precomputed `k + w` word `$kw`.
+/// One round with the roles given by the caller and the precomputed `k + w` word `$kw`, in
+/// assembly so the compiler cannot reassociate the sums into a longer dependency chain (left to
+/// itself, LLVM adds the loaded `k + w` last, one cycle onto the `e -> d` chain every round).
+/// Laid out as OpenSSL's AVX2/BMI2 rounds: `ch` is `(e & f) + (!e & g)` (the terms never share a
+/// bit; `andn` makes the second one instruction), `maj` is `b ^ ((a ^ b) & (b ^ c))` with
+/// `b ^ c` kept from the round before (`$bc`), and `Σ0(a)` is added into the new `a` only at
+/// the start of the next round (`$s0`), off the critical path of `d += h`. (Trading two `b ^ c`
+/// variables between rounds instead of the `mov` runs out of registers: the rounds spill.)
 macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $kw:expr) => {
-        let ch = $g ^ ($e & ($f ^ $g));
-        let s1 = $e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41);
-        $h = $h.wrapping_add($kw).wrapping_add(ch).wrapping_add(s1);
-        $d = $d.wrapping_add($h);
-        let maj = $b ^ (($a ^ $b) & ($b ^ $c));
-        let s0 = $a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39);
-        $h = $h.wrapping_add(s0).wrapping_add(maj);
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+     $kw:ident + $offset:literal, $bc:ident, $s0:ident) => {
+        // SAFETY: `$kw` points at 14 readable words of the schedule (`eight_rounds!` checks)
+        // and `$offset` < 14; otherwise register-only arithmetic (`andn` needs BMI1, `rorx`
+        // BMI2, both required by this kernel's declaration), no stack, no flags as operands.
+        unsafe {
+            core::arch::asm!(
+                "add {h}, qword ptr [{kw} + 8*{offset}]",
+                "add {a}, {s0}",
+                "rorx {t0}, {e}, 14",
+                "rorx {t1}, {e}, 18",
+                "mov {t2}, {e}",
+                "and {t2}, {f}",
+                "xor {t0}, {t1}",
+                "rorx {t1}, {e}, 41",
+                "add {h}, {t2}",
+                "andn {t2}, {e}, {g}",
+                "xor {t0}, {t1}",
+                "add {h}, {t2}",
+                "add {h}, {t0}",
+                "add {d}, {h}",
+                "mov {t2}, {a}",
+                "xor {t2}, {b}",
+                "and {bc}, {t2}",
+                "xor {bc}, {b}",
+                "add {h}, {bc}",
+                "mov {bc}, {t2}",
+                "rorx {s0}, {a}, 28",
+                "rorx {t0}, {a}, 34",
+                "rorx {t1}, {a}, 39",
+                "xor {s0}, {t0}",
+                "xor {s0}, {t1}",
+                a = inout(reg) $a,
+                b = in(reg) $b,
+                d = inout(reg) $d,
+                e = in(reg) $e,
+                f = in(reg) $f,
+                g = in(reg) $g,
+                h = inout(reg) $h,
+                bc = inout(reg) $bc,
+                s0 = inout(reg) $s0,
+                t0 = out(reg) _,
+                t1 = out(reg) _,
+                t2 = out(reg) _,
+                kw = in(reg) $kw,
+                offset = const $offset,
+                options(pure, readonly, nostack),
+            );
+        }
+        let _ = &$c;
     };
 }
 
@@ -142,17 +191,18 @@ macro_rules! round {
 /// once around. A macro, not a function: a `#[target_feature]` function cannot be
 /// `#[inline(always)]`.
 macro_rules! eight_rounds {
-    ($v:ident, $w:ident, $i:expr, $lane:expr) => {
-        let kw = &$w[16 * $i + $lane..][..14];
+    ($v:ident, $bc:ident, $s0:ident, $w:ident, $i:expr, $lane:expr) => {
+        // Bounds-checked here, read by the rounds' assembly through the pointer.
+        let kw = $w[16 * $i + $lane..][..14].as_ptr();
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
-        round!(a, b, c, d, e, f, g, h, kw[0]);
-        round!(h, a, b, c, d, e, f, g, kw[1]);
-        round!(g, h, a, b, c, d, e, f, kw[4]);
-        round!(f, g, h, a, b, c, d, e, kw[5]);
-        round!(e, f, g, h, a, b, c, d, kw[8]);
-        round!(d, e, f, g, h, a, b, c, kw[9]);
-        round!(c, d, e, f, g, h, a, b, kw[12]);
-        round!(b, c, d, e, f, g, h, a, kw[13]);
+        round!(a, b, c, d, e, f, g, h, kw + 0, $bc, $s0);
+        round!(h, a, b, c, d, e, f, g, kw + 1, $bc, $s0);
+        round!(g, h, a, b, c, d, e, f, kw + 4, $bc, $s0);
+        round!(f, g, h, a, b, c, d, e, kw + 5, $bc, $s0);
+        round!(e, f, g, h, a, b, c, d, kw + 8, $bc, $s0);
+        round!(d, e, f, g, h, a, b, c, kw + 9, $bc, $s0);
+        round!(c, d, e, f, g, h, a, b, kw + 12, $bc, $s0);
+        round!(b, c, d, e, f, g, h, a, kw + 13, $bc, $s0);
         $v = [a, b, c, d, e, f, g, h];
     };
 }
@@ -160,7 +210,9 @@ macro_rules! eight_rounds {
 /// Adds the working variables into the chaining state and leaves it in memory, so the rounds
 /// keep the general registers for the working variables and their temporaries.
 #[inline]
-fn feed_forward(state: &mut [u64; 8], v: [u64; 8]) {
+fn feed_forward(state: &mut [u64; 8], mut v: [u64; 8], s0: u64) {
+    // The last round's Σ0 belongs to the new `a`.
+    v[0] = v[0].wrapping_add(s0);
     for (s, x) in state.iter_mut().zip(v) {
         *s = s.wrapping_add(x);
     }
@@ -171,9 +223,9 @@ multisha_contract::declare_variant! {
     /// The `avx2` SHA-512 variant.
     pub static VARIANT: Sha512Compression = {
         name: "avx2",
-        description: "AVX2 message schedule for two blocks at a time, scalar rounds with BMI2 rorx",
+        description: "AVX2 message schedule for two blocks at a time, scalar rounds with BMI1 andn and BMI2 rorx in assembly",
         schedule: KernelStack,
-        requires: ["avx2", "bmi2"],
+        requires: ["avx2", "bmi1", "bmi2"],
     };
     /// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack buffer that
     /// is wiped once before returning; the caller's workspace `_w` is not used.
@@ -193,11 +245,12 @@ multisha_contract::declare_variant! {
                 store_group(w, j, g);
             }
             let mut v = *state;
+            let (mut bc, mut s0) = (v[1] ^ v[2], 0);
             // Written out (not a loop) so the schedule ring stays in registers: cycle `i` runs
             // rounds 8i..8i+8 and expands groups 4i+8..4i+12 (needed two cycles later).
             macro_rules! step {
                 ($i:literal, expand) => {
-                    eight_rounds!(v, w, $i, 0);
+                    eight_rounds!(v, bc, s0, w, $i, 0);
                     for j in 4 * $i + 8..4 * $i + 12 {
                         let g = expand2(&x);
                         x = [x[1], x[2], x[3], x[4], x[5], x[6], x[7], g];
@@ -205,7 +258,7 @@ multisha_contract::declare_variant! {
                     }
                 };
                 ($i:literal) => {
-                    eight_rounds!(v, w, $i, 0);
+                    eight_rounds!(v, bc, s0, w, $i, 0);
                 };
             }
             step!(0, expand);
@@ -218,15 +271,19 @@ multisha_contract::declare_variant! {
             step!(7, expand);
             step!(8);
             step!(9);
-            feed_forward(state, v);
+            // The last round's `b ^ c` has no next round.
+            let _ = bc;
+            feed_forward(state, v, s0);
             if !both {
                 break;
             }
             let mut v = *state;
+            let (mut bc, mut s0) = (v[1] ^ v[2], 0);
             for i in 0..10 {
-                eight_rounds!(v, w, i, 2);
+                eight_rounds!(v, bc, s0, w, i, 2);
             }
-            feed_forward(state, v);
+            let _ = bc;
+            feed_forward(state, v, s0);
             todo = &rest[1..];
         }
         pair.words.as_mut_slice().zeroize();
