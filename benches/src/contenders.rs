@@ -11,7 +11,7 @@ use std::fmt;
 /// A digest of any algorithm, zero-padded to 64 bytes so hashing never allocates.
 pub type Output = [u8; 64];
 
-type OneShot = Box<dyn Fn(&[u8]) -> Output>;
+pub(crate) type OneShot = Box<dyn Fn(&[u8]) -> Output>;
 type Stream = Box<dyn Fn(&[u8], usize) -> Output>;
 
 /// What a contender is.
@@ -103,7 +103,7 @@ impl Contender {
     }
 }
 
-fn pad(digest: &[u8]) -> Output {
+pub(crate) fn pad(digest: &[u8]) -> Output {
     let mut out = [0u8; 64];
     out[..digest.len()].copy_from_slice(digest);
     out

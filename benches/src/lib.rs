@@ -4,5 +4,7 @@
 //! `multisha-report` binary both iterate [`contenders`], so neither names a variant.
 
 mod contenders;
+mod short_paths;
 
 pub use contenders::{Contender, Kind, Output, contenders, missing_peers};
+pub use short_paths::{ShortPath, short_paths};

@@ -70,6 +70,43 @@ macro_rules! impl_word {
 }
 impl_word!(u32, u64);
 
+/// The count of compressed blocks a streaming hasher keeps: `u64` for SHA-1 and SHA-256,
+/// `u128` for SHA-512 (as wide as the length field, so it never wraps before the field does,
+/// and serialized as `sha1`/`sha2` 0.11 serialize it).
+pub trait BlockCounter:
+    Copy + Default + Eq + Debug + Send + Sync + 'static + zeroize::DefaultIsZeroes
+{
+    /// Size in bytes.
+    const BYTES: usize;
+    /// Plus `n` blocks, wrapping.
+    fn plus(self, n: usize) -> Self;
+    /// As a `u128`.
+    fn to_u128(self) -> u128;
+    /// From the low bytes of a `u128`.
+    fn from_u128(value: u128) -> Self;
+}
+
+macro_rules! impl_counter {
+    ($($t:ty),*) => {$(
+        impl BlockCounter for $t {
+            const BYTES: usize = core::mem::size_of::<$t>();
+            #[inline(always)]
+            fn plus(self, n: usize) -> Self {
+                self.wrapping_add(n as $t)
+            }
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn from_u128(value: u128) -> Self {
+                value as $t
+            }
+        }
+    )*};
+}
+impl_counter!(u64, u128);
+
 /// A message block: `[u8; 64]` or `[u8; 128]`.
 pub trait BlockBytes: Copy + Debug + Send + Sync + 'static + AsRef<[u8]> + AsMut<[u8]> {
     /// Size in bytes.
@@ -137,6 +174,8 @@ pub trait Compression: Copy + Debug + Send + Sync + 'static {
     type Workspace: crate::WorkspaceBuffer<Self::Word>;
     /// Width of the message-length field at the end of the padding, in bytes (8 or 16).
     const LENGTH_BYTES: usize;
+    /// The block count of a streaming hasher (as wide as the length field).
+    type Counter: BlockCounter;
     /// The outputs computed with this compression function (each with its IV).
     const OUTPUTS: &'static [OutputSpec<Self::State>];
 }

@@ -51,10 +51,12 @@ pub mod harness;
 #[cfg(feature = "wipe-observer")]
 pub mod wipe_observer;
 
-pub use compression::{Block, BlockBytes, Compression, KernelFn, OutputSpec, State, Word};
+pub use compression::{
+    Block, BlockBytes, BlockCounter, Compression, KernelFn, OutputSpec, State, Word,
+};
 pub use cpu::{CpuFeatures, Feature};
 pub use declaration::{Declaration, Kernel, Schedule};
-pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
+pub use padding::{copy_short, oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;
 pub use sha256::{SHA224_IV, SHA256_IV, SHA256_K, Sha256Compression};

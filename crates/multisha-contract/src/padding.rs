@@ -4,13 +4,16 @@
 use crate::{BlockBytes, Compression, KernelFn, Word, WorkspaceBuffer};
 use zeroize::Zeroize;
 
-/// Pads the last partial block of a message into `padded`, in place, and returns how many of
-/// its two blocks are used: a tail too long to leave room for the length field needs two.
+/// Pads the last partial block of a message into `padded`, which the caller has zeroed, and
+/// returns how many of its two blocks are used: a tail too long to leave room for the length
+/// field needs two.
 ///
 /// `tail` is the unprocessed end of the message (shorter than a block) and `bit_len` the
 /// length of the whole message in bits; the length field keeps its low
 /// [`Compression::LENGTH_BYTES`] bytes (modulo 2^64 for SHA-1/SHA-256, FIPS 180-4 §5.1).
-/// Every byte of the used blocks is written; the caller wipes `padded` after use.
+/// Only the tail, the `0x80` byte and the length are written (the zeros are the caller's),
+/// with fixed-size moves rather than calls to `memcpy`/`memset`: the one-shot functions on
+/// short messages spend a good part of their time here. The caller wipes `padded` after use.
 ///
 /// # Panics
 /// If `tail` is a whole block or longer (a caller bug, never user input).
@@ -18,22 +21,51 @@ use zeroize::Zeroize;
 pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len: u128) -> usize {
     let block = A::Block::LEN;
     assert!(tail.len() < block, "pad_into takes less than one block");
+    debug_assert!(
+        padded.iter().all(|b| b.as_ref().iter().all(|&x| x == 0)),
+        "pad_into wants zeroed blocks"
+    );
     let used = if tail.len() < block - A::LENGTH_BYTES {
         1
     } else {
         2
     };
-    let bytes = padded.as_mut_slice();
-    let first = bytes[0].as_mut();
-    first[..tail.len()].copy_from_slice(tail);
+    let first = padded[0].as_mut();
+    copy_short(&mut first[..tail.len()], tail);
     first[tail.len()] = 0x80;
-    first[tail.len() + 1..].fill(0);
-    if used == 2 {
-        bytes[1].as_mut().fill(0);
-    }
-    let last = bytes[used - 1].as_mut();
+    let last = padded[used - 1].as_mut();
     last[block - A::LENGTH_BYTES..].copy_from_slice(&bit_len.to_be_bytes()[16 - A::LENGTH_BYTES..]);
     used
+}
+
+/// `dst.copy_from_slice(src)` for fewer than 128 bytes, as two overlapping fixed-size copies
+/// per size class (what `memcpy` does for small sizes, without the call).
+#[inline(always)]
+pub fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    assert!(
+        n == dst.len() && n < 128,
+        "copy_short copies under 128 bytes"
+    );
+    macro_rules! two {
+        ($width:literal) => {{
+            dst[..$width].copy_from_slice(&src[..$width]);
+            dst[n - $width..].copy_from_slice(&src[n - $width..]);
+        }};
+    }
+    match n {
+        64.. => two!(64),
+        32.. => two!(32),
+        16.. => two!(16),
+        8.. => two!(8),
+        4.. => two!(4),
+        1.. => {
+            dst[0] = src[0];
+            dst[n / 2] = src[n / 2];
+            dst[n - 1] = src[n - 1];
+        }
+        0 => {}
+    }
 }
 
 /// Overwrites both padding blocks with zeros in a way the optimiser cannot drop.
@@ -90,7 +122,7 @@ mod tests {
 
     #[test]
     fn short_tail_fits_one_block() {
-        let mut blocks = [[0xff; 64]; 2];
+        let mut blocks = [[0; 64]; 2];
         let used = pad_into::<Sha256Compression>(&mut blocks, b"abc", 24);
         assert_eq!(used, 1);
         assert_eq!(&blocks[0][..4], b"abc\x80");
@@ -101,7 +133,7 @@ mod tests {
     #[test]
     fn long_tail_needs_two_blocks() {
         let tail = [7u8; 56];
-        let mut blocks = [[0xff; 64]; 2];
+        let mut blocks = [[0; 64]; 2];
         let used = pad_into::<Sha256Compression>(&mut blocks, &tail, 960);
         assert_eq!(used, 2);
         assert_eq!(blocks[0][56], 0x80);
@@ -115,6 +147,20 @@ mod tests {
         let mut blocks = [[0; 64]; 2];
         pad_into::<Sha256Compression>(&mut blocks, b"", (1u128 << 64) + 8);
         assert_eq!(u64::from_be_bytes(blocks[0][56..].try_into().unwrap()), 8);
+    }
+
+    #[test]
+    fn short_copies_cover_every_length() {
+        let src: std::vec::Vec<u8> = (1..=127).collect();
+        for n in 0..128 {
+            let mut dst = [0u8; 127];
+            copy_short(&mut dst[..n], &src[..n]);
+            assert_eq!(dst[..n], src[..n], "{n} bytes");
+            assert!(
+                dst[n..].iter().all(|&b| b == 0),
+                "{n} bytes: nothing past the end"
+            );
+        }
     }
 
     #[test]

@@ -27,6 +27,7 @@ impl Compression for Sha1Compression {
     type State = [u32; 5];
     type Block = [u8; 64];
     type Workspace = Sha1Workspace;
+    type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 5]>] = &[OutputSpec {
         id: "sha1",

@@ -107,6 +107,7 @@ impl Compression for Sha256Compression {
     type State = [u32; 8];
     type Block = [u8; 64];
     type Workspace = Sha256Workspace;
+    type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 8]>] = &[
         OutputSpec {

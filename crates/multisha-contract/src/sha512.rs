@@ -152,6 +152,7 @@ impl Compression for Sha512Compression {
     type State = [u64; 8];
     type Block = [u8; 128];
     type Workspace = Sha512Workspace;
+    type Counter = u128;
     const LENGTH_BYTES: usize = 16;
     const OUTPUTS: &'static [OutputSpec<[u64; 8]>] = &[
         OutputSpec {

@@ -11,6 +11,9 @@ use std::vec::Vec;
 pub struct WipeRecord {
     /// Size of the wiped buffer in bytes.
     pub bytes: usize,
+    /// Whether a kernel asked for the workspace's words (kernels that keep their schedule in
+    /// registers or on their own stack never do, and then there is nothing to wipe).
+    pub touched: bool,
     /// Whether the workspace held any non-zero word before the wipe (the kernel used it).
     pub had_data: bool,
     /// Whether every word was zero right after the wipe.
@@ -21,10 +24,11 @@ std::thread_local! {
     static LOG: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
 }
 
-pub(crate) fn record(bytes: usize, had_data: bool, zero_after: bool) {
+pub(crate) fn record(bytes: usize, touched: bool, had_data: bool, zero_after: bool) {
     LOG.with(|log| {
         log.borrow_mut().push(WipeRecord {
             bytes,
+            touched,
             had_data,
             zero_after,
         })

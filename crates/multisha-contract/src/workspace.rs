@@ -7,12 +7,15 @@ use zeroize::Zeroize;
 ///
 /// It holds message-derived data, so it is wiped with `zeroize` once per update call, after
 /// the last block ([`compress_and_wipe`]): wiping once per block costs 2-20% for nothing.
-/// 64-byte aligned so vector kernels can use aligned loads and stores.
+///
+/// The words come into being (zeroed) on a kernel's first [`Workspace::words`] call: a kernel
+/// that keeps its schedule in registers or on its own stack never asks, so the caller's
+/// workspace costs it nothing, neither the zeroing nor the wipe. 64-byte aligned so vector
+/// kernels can use aligned loads and stores.
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub struct Workspace<W: crate::Word, const N: usize> {
-    /// The schedule words. Kernels use a prefix of their choosing.
-    pub words: [W; N],
+    words: Option<[W; N]>,
 }
 
 /// SHA-1 workspace: 16 words, the circular schedule window every SHA-1 kernel uses (a bigger
@@ -33,31 +36,49 @@ pub trait WorkspaceBuffer<W>: Default {
 }
 
 impl<W: crate::Word, const N: usize> Workspace<W, N> {
-    /// An all-zero workspace.
+    /// A workspace whose words do not exist yet (nothing to zero, nothing to wipe).
     #[inline(always)]
-    pub fn new() -> Self {
-        Self {
-            words: [W::default(); N],
-        }
+    pub const fn new() -> Self {
+        Self { words: None }
+    }
+
+    /// The schedule words, all zero on the first call. Kernels use a prefix of their choosing.
+    #[inline(always)]
+    pub fn words(&mut self) -> &mut [W; N] {
+        self.words.get_or_insert([W::default(); N])
+    }
+
+    /// Whether a kernel asked for the words (and so the wipe has work to do).
+    pub fn is_touched(&self) -> bool {
+        self.words.is_some()
     }
 }
 
 impl<W: crate::Word, const N: usize> WorkspaceBuffer<W> for Workspace<W, N> {
     #[inline(always)]
     fn words_mut(&mut self) -> &mut [W] {
-        &mut self.words
+        self.words()
     }
 
+    /// Zeroes the words if a kernel used them; an untouched workspace holds no data.
     #[inline(always)]
     fn wipe(&mut self) {
         #[cfg(feature = "wipe-observer")]
-        let had_data = self.words.iter().any(|&x| x != W::default());
-        self.words.as_mut_slice().zeroize();
+        let had_data = self
+            .words
+            .as_ref()
+            .is_some_and(|w| w.iter().any(|&x| x != W::default()));
+        if let Some(words) = &mut self.words {
+            words.as_mut_slice().zeroize();
+        }
         #[cfg(feature = "wipe-observer")]
         crate::wipe_observer::record(
             N * W::BYTES,
+            self.words.is_some(),
             had_data,
-            self.words.iter().all(|&x| x == W::default()),
+            self.words
+                .as_ref()
+                .is_none_or(|w| w.iter().all(|&x| x == W::default())),
         );
     }
 }

@@ -26,7 +26,7 @@ multisha_contract::declare_variant! {
     /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
     #[inline(never)]
     pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], w: &mut Sha256Workspace) {
-        let w = &mut w.words;
+        let w = w.words();
         for block in blocks {
             let (words, _) = block.as_chunks::<4>();
             expand_all!(w, words; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);

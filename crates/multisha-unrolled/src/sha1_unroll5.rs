@@ -61,7 +61,7 @@ multisha_contract::declare_variant! {
     /// the fly.
     #[inline(never)]
     pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]], w: &mut Sha1Workspace) {
-        let w = &mut w.words;
+        let w = w.words();
         for block in blocks {
             load_be(block, w);
             let [mut a, mut b, mut c, mut d, mut e] = *state;

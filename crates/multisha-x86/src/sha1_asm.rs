@@ -13,7 +13,7 @@
 //!   a set bit, so no `or` and no third temporary are needed.
 //! * `e += rotl5(a)` comes last in each round: it is the only term on the round-to-round
 //!   dependency chain, so everything else overlaps with the previous round.
-//! * The schedule is a 16-word circular window in the caller's workspace, `w.words[0..16]`:
+//! * The schedule is a 16-word circular window in the caller's workspace, `w.words()[0..16]`:
 //!   rounds 0..16 store the byte-swapped block words there, later rounds overwrite the
 //!   oldest word in place. It holds message-derived data, so it lives in the workspace, which
 //!   the caller wipes once per update call after this kernel returns; no copy of the message
@@ -131,7 +131,7 @@ multisha_contract::declare_variant! {
         schedule: Workspace,
         requires: [],
     };
-    /// Compresses `blocks` into `state`, keeping a 16-word circular schedule in `w.words[0..16]`.
+    /// Compresses `blocks` into `state`, keeping a 16-word circular schedule in `w.words()[0..16]`.
     #[inline(never)]
     pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]], w: &mut Sha1Workspace) {
         let Some(last) = blocks.last() else { return };
@@ -184,7 +184,7 @@ multisha_contract::declare_variant! {
                 blk = inout(reg) blocks.as_ptr() => _,
                 end = in(reg) core::ptr::from_ref(last).wrapping_add(1),
                 st = in(reg) state.as_mut_ptr(),
-                w = in(reg) w.words.as_mut_ptr(),
+                w = in(reg) w.words().as_mut_ptr(),
                 // `lea` takes a signed 32-bit displacement; modulo 2^32 it is the same constant.
                 k0 = const SHA1_K[0] as i32,
                 k1 = const SHA1_K[1] as i32,

@@ -33,10 +33,12 @@ use core::arch::x86_64::{
     _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_srli_epi64,
     _mm256_store_si256, _mm256_xor_si256,
 };
-use multisha_contract::{
-    Block64 as Block, SHA256_K, Sha256Compression, Sha256Workspace, Workspace,
-};
+use multisha_contract::{Block64 as Block, SHA256_K, Sha256Compression, Sha256Workspace};
 use zeroize::Zeroize;
+
+/// The paired schedule of two blocks (`w + K`), 64-byte aligned for aligned vector stores.
+#[repr(C, align(64))]
+struct PairSchedule([u32; 128]);
 
 /// `K` laid out like the workspace: each group of four constants twice, once per lane.
 #[repr(C, align(32))]
@@ -196,8 +198,8 @@ multisha_contract::declare_variant! {
     /// only read `w`.
     #[inline(never)]
     pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], _w: &mut Sha256Workspace) {
-        let mut pair = Workspace::<u32, 128>::new();
-        let w = &mut pair.words;
+        let mut pair = PairSchedule([0; 128]);
+        let w = &mut pair.0;
         let mut todo = blocks;
         while let [b0, rest @ ..] = todo {
             // An odd last block is expanded in both lanes; the high lane is then ignored.
@@ -243,6 +245,6 @@ multisha_contract::declare_variant! {
             feed_forward(state, v);
             todo = &rest[1..];
         }
-        pair.words.as_mut_slice().zeroize();
+        pair.0.as_mut_slice().zeroize();
     }
 }

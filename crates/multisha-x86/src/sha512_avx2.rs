@@ -27,10 +27,12 @@ use core::arch::x86_64::{
     _mm256_set_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64,
     _mm256_store_si256, _mm256_xor_si256,
 };
-use multisha_contract::{
-    Block128 as Block, SHA512_K, Sha512Compression, Sha512Workspace, Workspace,
-};
+use multisha_contract::{Block128 as Block, SHA512_K, Sha512Compression, Sha512Workspace};
 use zeroize::Zeroize;
+
+/// The paired schedule of two blocks (`w + K`), 64-byte aligned for aligned vector stores.
+#[repr(C, align(64))]
+struct PairSchedule([u64; 160]);
 
 /// `K` laid out like the paired schedule: each pair of constants twice, once per lane.
 #[repr(C, align(32))]
@@ -231,8 +233,8 @@ multisha_contract::declare_variant! {
     /// is wiped once before returning; the caller's workspace `_w` is not used.
     #[inline(never)]
     pub fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]], _w: &mut Sha512Workspace) {
-        let mut pair = Workspace::<u64, 160>::new();
-        let w = &mut pair.words;
+        let mut pair = PairSchedule([0; 160]);
+        let w = &mut pair.0;
         let mut todo = blocks;
         while let [b0, rest @ ..] = todo {
             // An odd last block is expanded in both lanes; the high lane is then ignored.
@@ -286,6 +288,6 @@ multisha_contract::declare_variant! {
             feed_forward(state, v, s0);
             todo = &rest[1..];
         }
-        pair.words.as_mut_slice().zeroize();
+        pair.0.as_mut_slice().zeroize();
     }
 }

@@ -10,7 +10,7 @@
 use crate::engine::dispatch::Slot;
 use crate::engine::{Algorithm, AlgorithmInfo, Error, Function, FunctionInfo, Variant};
 use crate::hash_function::{HashFunction, Registered, Sealed};
-use multisha_contract::{Compression, OutputSpec, State};
+use multisha_contract::{BlockBytes, Compression, OutputSpec, State};
 
 /// Generates, per algorithm: its [`Algorithm`] constant, its registry (variants in priority
 /// order, variants of other architectures by name), its dispatcher slot, and per hash
@@ -69,6 +69,7 @@ macro_rules! algorithms {
                     id: <$compression as Compression>::ID,
                     name: <$compression as Compression>::NAME,
                     env_var: <$compression as Compression>::ENV_VAR,
+                    block_len: <<$compression as Compression>::Block as BlockBytes>::LEN,
                     variants: &VARIANTS,
                     names: &[$(($variant, algorithms!(@arch $($arch)?)),)*],
                     dispatch: &SLOT,

@@ -16,8 +16,8 @@ use digest::block_api::{
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::{HashMarker, Output};
 use multisha_contract::{
-    BlockBytes, Compression, CpuFeatures, Kernel, KernelFn, State, Word, WorkspaceBuffer,
-    compress_and_wipe, write_digest,
+    BlockBytes, BlockCounter, Compression, CpuFeatures, Kernel, KernelFn, State, Word,
+    WorkspaceBuffer, compress_and_wipe, write_digest,
 };
 use zeroize::Zeroize;
 
@@ -27,9 +27,8 @@ type Algo<H> = <H as HashFunction>::Compression;
 /// runs.
 pub struct HashCore<H: HashFunction> {
     state: State<Algo<H>>,
-    /// Blocks compressed so far (as `u128`: SHA-512 counts 128 bits; SHA-1 and SHA-256 keep
-    /// the low 64 bits in their length field and serialized state, as `sha1`/`sha2` do).
-    block_len: u128,
+    /// Blocks compressed so far.
+    block_len: <Algo<H> as Compression>::Counter,
     kernel: KernelFn<Algo<H>>,
 }
 
@@ -46,7 +45,7 @@ impl<H: HashFunction> HashCore<H> {
         let Kernel::Single(kernel) = declaration.kernel;
         Ok(Self {
             state: H::OUTPUT.iv,
-            block_len: 0,
+            block_len: Default::default(),
             kernel,
         })
     }
@@ -68,6 +67,7 @@ impl<H: HashFunction> HashCore<H> {
         let block = <Algo<H> as Compression>::Block::LEN as u128;
         let bit_len = self
             .block_len
+            .to_u128()
             .wrapping_mul(block)
             .wrapping_add(buffer.get_pos() as u128)
             .wrapping_mul(8);
@@ -93,7 +93,7 @@ impl<H: HashFunction> Default for HashCore<H> {
     fn default() -> Self {
         Self {
             state: H::OUTPUT.iv,
-            block_len: 0,
+            block_len: Default::default(),
             kernel: current::<Algo<H>>(),
         }
     }
@@ -126,7 +126,7 @@ impl<H: HashFunction> OutputSizeUser for HashCore<H> {
 impl<H: HashFunction> UpdateCore for HashCore<H> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_len = self.block_len.wrapping_add(blocks.len() as u128);
+        self.block_len = self.block_len.plus(blocks.len());
         let blocks = Algo::<H>::core_blocks(blocks);
         // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
         unsafe { compress_and_wipe::<Algo<H>>(self.kernel, &mut self.state, blocks) };
@@ -145,7 +145,7 @@ impl<H: HashFunction> Reset for HashCore<H> {
     #[inline]
     fn reset(&mut self) {
         self.state = H::OUTPUT.iv;
-        self.block_len = 0;
+        self.block_len = Default::default();
     }
 }
 
@@ -183,7 +183,7 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
         for (chunk, w) in state_bytes.chunks_exact_mut(word).zip(words) {
             w.write_le(chunk);
         }
-        len_bytes.copy_from_slice(&self.block_len.to_le_bytes()[..len_bytes.len()]);
+        len_bytes.copy_from_slice(&self.block_len.to_u128().to_le_bytes()[..len_bytes.len()]);
         out
     }
 
@@ -202,7 +202,7 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
         }
         let mut count = [0u8; 16];
         count[..len_bytes.len()].copy_from_slice(len_bytes);
-        core.block_len = u128::from_le_bytes(count);
+        core.block_len = BlockCounter::from_u128(u128::from_le_bytes(count));
         Ok(core)
     }
 }

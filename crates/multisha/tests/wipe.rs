@@ -1,78 +1,71 @@
 //! The schedule workspace is wiped once per update call, after the last block, and holds only
-//! zeros afterwards (observed through the contract crate's test-only wipe log).
+//! zeros afterwards; kernels that keep their schedule in registers or on their own stack never
+//! touch it (observed through the contract crate's test-only wipe log). Every hash function,
+//! every variant this CPU runs.
 
-use multisha::engine::{Algorithm, Schedule};
-use multisha::{Digest, Sha256};
+use multisha::engine::{Function, Schedule, Variant};
 use multisha_contract::wipe_observer::{WipeRecord, take};
 
-fn check(records: &[WipeRecord], expected: usize, schedule: Schedule, what: &str) {
-    assert_eq!(records.len(), expected, "{what}: {records:?}");
+fn check(records: &[WipeRecord], expected: usize, variant: &Variant, what: &str) {
+    assert_eq!(records.len(), expected, "{variant} {what}: {records:?}");
     for record in records {
         assert!(
             record.zero_after,
-            "{what}: workspace not zero after the wipe"
+            "{variant} {what}: workspace not zero after the wipe"
         );
-        if schedule == Schedule::Workspace {
-            assert!(
-                record.had_data,
-                "{what}: the kernel left nothing to wipe (wrong workspace?)"
-            );
+        match variant.schedule() {
+            Schedule::Workspace => assert!(
+                record.touched && record.had_data,
+                "{variant} {what}: the kernel left nothing to wipe (wrong workspace?)"
+            ),
+            Schedule::Registers | Schedule::KernelStack => assert!(
+                !record.touched,
+                "{variant} {what}: the kernel touched a workspace it does not use"
+            ),
         }
     }
 }
 
 #[test]
 fn streaming_updates_wipe_once_per_call() {
-    for variant in Algorithm::Sha256
-        .variants()
-        .iter()
-        .filter(|v| v.is_available())
-    {
-        let schedule = variant.schedule();
-        let mut hasher = Sha256::with_variant(variant.name()).expect("available");
-        take();
+    for &function in Function::ALL {
+        let block = function.algorithm().block_len();
+        for variant in function
+            .algorithm()
+            .variants()
+            .iter()
+            .filter(|v| v.is_available())
+        {
+            let mut hasher = function
+                .hasher_with_variant(variant.name())
+                .expect("available");
+            take();
 
-        hasher.update([1u8; 64 * 5]);
-        check(
-            &take(),
-            1,
-            schedule,
-            &format!("{variant}: 5 blocks in one update"),
-        );
+            hasher.update(&vec![1u8; block * 5]);
+            check(&take(), 1, variant, "5 blocks in one update");
 
-        hasher.update([2u8; 10]);
-        check(
-            &take(),
-            0,
-            schedule,
-            &format!("{variant}: buffered bytes only"),
-        );
+            hasher.update(&[2u8; 10]);
+            check(&take(), 0, variant, "buffered bytes only");
 
-        // Completes the buffered block (one kernel call), then three more blocks (another).
-        hasher.update([3u8; 54 + 64 * 3 + 7]);
-        check(
-            &take(),
-            2,
-            schedule,
-            &format!("{variant}: buffered block, then the rest"),
-        );
+            // Completes the buffered block (one kernel call), then three more blocks (another).
+            hasher.update(&vec![3u8; block - 10 + block * 3 + 7]);
+            check(&take(), 2, variant, "buffered block, then the rest");
 
-        let _ = hasher.finalize();
-        check(&take(), 1, schedule, &format!("{variant}: finalisation"));
+            let _ = hasher.finalize();
+            check(&take(), 1, variant, "finalisation");
+        }
     }
 }
 
 #[test]
 fn one_shot_wipes_once() {
-    for len in [0, 55, 56, 64, 1000, 64 * 17] {
-        take();
-        let _ = multisha::sha1(&vec![7u8; len]);
-        let records = take();
-        assert_eq!(records.len(), 1, "sha1 of {len} bytes: {records:?}");
-        assert!(records[0].zero_after);
-        let _ = multisha::sha256(&vec![7u8; len]);
-        let records = take();
-        assert_eq!(records.len(), 1, "sha256 of {len} bytes: {records:?}");
-        assert!(records[0].zero_after);
+    for &function in Function::ALL {
+        let variant = function.algorithm().active().variant;
+        for len in [0, 55, 56, 64, 111, 112, 128, 1000, 64 * 17] {
+            take();
+            let mut out = vec![0u8; function.output_len()];
+            function.digest_into(&vec![7u8; len], &mut out);
+            check(&take(), 1, variant, &format!("one-shot of {len} bytes"));
+        }
     }
 }

@@ -15,6 +15,7 @@ mod output_md;
 mod plot;
 mod progress;
 mod results;
+mod short;
 mod summary;
 mod verify;
 
@@ -164,7 +165,18 @@ fn run(options: &Options) -> Result<(), String> {
     let hz = counter::frequency(calibration);
     plan.sample_ticks = (hz * sample_ms / 1e3) as u64;
     let evictor = cold::Evictor::new(machine::last_level_cache());
-    let mut progress = Progress::new(sets.len() * (cells.len() + sweep.len() + cold_sizes.len()));
+    let short_paths: Vec<_> = multisha_benches::short_paths()
+        .into_iter()
+        .filter(|p| options.algorithms.contains(&p.algorithm))
+        .collect();
+    let short_sizes: Vec<usize> = short::SIZES.into_iter().filter(keep).collect();
+    let short_steps = if short_sizes.is_empty() {
+        0
+    } else {
+        short_paths.len()
+    };
+    let mut progress =
+        Progress::new(sets.len() * (cells.len() + sweep.len() + cold_sizes.len()) + short_steps);
 
     let mut algos = Vec::new();
     for (algorithm, checked, set) in &sets {
@@ -192,6 +204,11 @@ fn run(options: &Options) -> Result<(), String> {
             cold: cold_sizes.iter().copied().zip(cold).collect(),
         });
     }
+    let short = if short_sizes.is_empty() {
+        Vec::new()
+    } else {
+        short::measure(&short_paths, &short_sizes, plan, &mut progress)
+    };
     progress.finish();
 
     let report = Report {
@@ -207,6 +224,7 @@ fn run(options: &Options) -> Result<(), String> {
         evict_bytes: evictor.len(),
         icache_bytes: symbols.as_ref().and_then(|s| s.span(icache::addresses())),
         missing_peers: multisha_benches::missing_peers(),
+        short,
         algos,
     };
     write(options, &report)?;

@@ -5,7 +5,7 @@
 use crate::counter;
 use crate::progress::Progress;
 use crate::verify::message;
-use multisha_benches::Contender;
+use multisha_benches::{Contender, Output};
 use std::hint::black_box;
 
 /// One measurement: `len`-byte messages, streamed in `chunk`-byte updates or, for `None`,
@@ -51,24 +51,29 @@ pub(crate) struct Plan {
     pub(crate) sample_ticks: u64,
 }
 
+/// Counter ticks of `iterations` calls of `hash` on `data`.
 #[inline(never)]
-fn run(contender: &Contender, data: &[u8], chunk: Option<usize>, iterations: u64) -> u64 {
+pub(crate) fn time(hash: &dyn Fn(&[u8]) -> Output, data: &[u8], iterations: u64) -> u64 {
     let start = counter::now();
     for _ in 0..iterations {
-        let digest = match chunk {
-            Some(chunk) => contender.stream(black_box(data), chunk),
-            None => contender.oneshot(black_box(data)),
-        };
-        black_box(digest);
+        black_box(hash(black_box(data)));
     }
     counter::now().wrapping_sub(start)
 }
 
-/// Iterations that fill one sample; the doubling doubles as warm-up.
-fn calibrate(contender: &Contender, data: &[u8], chunk: Option<usize>, target: u64) -> u64 {
+fn run(contender: &Contender, data: &[u8], chunk: Option<usize>, iterations: u64) -> u64 {
+    match chunk {
+        Some(chunk) => time(&|d| contender.stream(d, chunk), data, iterations),
+        None => time(&|d| contender.oneshot(d), data, iterations),
+    }
+}
+
+/// Iterations of `hash` on `data` that fill one sample of `target` ticks; the doubling doubles
+/// as warm-up.
+pub(crate) fn calibrate(hash: &dyn Fn(&[u8]) -> Output, data: &[u8], target: u64) -> u64 {
     let mut iterations = 1;
     loop {
-        let ticks = run(contender, data, chunk, iterations);
+        let ticks = time(hash, data, iterations);
         if ticks >= target || iterations >= 1 << 26 {
             return iterations;
         }
@@ -101,7 +106,10 @@ pub(crate) fn measure(
             let data = message(cell.len);
             let iterations: Vec<u64> = contenders
                 .iter()
-                .map(|c| calibrate(c, &data, cell.chunk, plan.sample_ticks))
+                .map(|c| match cell.chunk {
+                    Some(chunk) => calibrate(&|d| c.stream(d, chunk), &data, plan.sample_ticks),
+                    None => calibrate(&|d| c.oneshot(d), &data, plan.sample_ticks),
+                })
                 .collect();
             let mut samples = vec![Vec::with_capacity(plan.rounds); n];
             for round in 0..plan.rounds {

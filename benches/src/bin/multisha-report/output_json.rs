@@ -65,6 +65,13 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
         "icache_flush_code_bytes": report.icache_bytes,
         "missing_peers": report.missing_peers.iter().map(|(peer, why)| json!({ "peer": peer, "why": why })).collect::<Vec<_>>(),
         "algorithms": algorithms,
+        "short_paths": report.short.iter().map(|row| json!({
+            "function": row.function,
+            "path": row.path,
+            "rustcrypto_over_multisha": row.ratios.iter().map(|(size, r)| json!({
+                "bytes": size, "median": r.median, "min": r.min, "max": r.max,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&value).map_err(|e| format!("encoding report.json: {e}"))
 }

@@ -57,7 +57,33 @@ pub(crate) fn render(report: &Report, plots: &[String]) -> String {
     for (algo, plot) in report.algos.iter().zip(plots) {
         render_algo(&mut out, report, algo, plot);
     }
+    render_short(&mut out, report);
     out
+}
+
+/// The short-path section: RustCrypto time / multisha time, median over interleaved rounds.
+fn render_short(out: &mut String, report: &Report) {
+    let Some(first) = report.short.first() else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n## Short messages through `digest` and HMAC vs RustCrypto\n\n\
+         RustCrypto time / multisha time for the same operation (new, one update, finalize; \
+         HMAC: new with a 32-byte key, one update, finalize), median of {} interleaved rounds \
+         (min-max in brackets); > 1 means multisha is faster.\n",
+        report.rounds
+    );
+    let sizes: Vec<String> = first.ratios.iter().map(|(s, _)| size_label(*s)).collect();
+    let sizes: Vec<&str> = sizes.iter().map(String::as_str).collect();
+    table_header(out, "hash function / path", &sizes);
+    for row in &report.short {
+        let cells = row
+            .ratios
+            .iter()
+            .map(|(_, r)| format!("{:.2} ({:.2}-{:.2})", r.median, r.min, r.max));
+        table_row(out, &format!("{} {}", row.function, row.path), cells);
+    }
 }
 
 fn render_algo(out: &mut String, report: &Report, algo: &AlgoReport, plot: &str) {

@@ -54,6 +54,8 @@ pub(crate) struct Report {
     /// Peers not built into this binary, with why.
     pub(crate) missing_peers: Vec<(&'static str, &'static str)>,
     pub(crate) algos: Vec<AlgoReport>,
+    /// Short messages through the `digest` API and HMAC vs RustCrypto.
+    pub(crate) short: Vec<crate::short::ShortRow>,
 }
 
 impl Report {

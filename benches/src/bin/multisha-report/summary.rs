@@ -47,5 +47,18 @@ pub(crate) fn render(report: &Report) -> String {
             out.push('\n');
         }
     }
+    if !report.short.is_empty() {
+        out.push_str("\nshort messages, RustCrypto time / multisha time (> 1: multisha faster)\n");
+        for row in &report.short {
+            out.push_str(&format!(
+                "  {:<34}",
+                format!("{} {}", row.function, row.path)
+            ));
+            for (size, ratio) in &row.ratios {
+                out.push_str(&format!("  {:>4} B {:.2}", size, ratio.median));
+            }
+            out.push('\n');
+        }
+    }
     out
 }

@@ -20,6 +20,7 @@ pub(crate) struct AlgorithmInfo {
     pub(crate) id: &'static str,
     pub(crate) name: &'static str,
     pub(crate) env_var: &'static str,
+    pub(crate) block_len: usize,
     /// Every variant compiled for this target, best first.
     pub(crate) variants: &'static &'static [Variant],
     /// Every variant of every architecture in priority order: (name, architecture, `None` for
@@ -38,6 +39,11 @@ impl Algorithm {
     /// The display name (`SHA-256`).
     pub fn name(self) -> &'static str {
         self.0.name
+    }
+
+    /// The block size in bytes (64, or 128 for SHA-512).
+    pub fn block_len(self) -> usize {
+        self.0.block_len
     }
 
     /// The environment variable that overrides this algorithm's variant at probe time
