@@ -4,13 +4,14 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use multisha::Algorithm;
 
-use crate::{check, hash, variants};
+use crate::diag::diag;
+use crate::out::Out;
+use crate::{check, hash, std_fds, variants};
 
 /// Which `*sum` tool is being emulated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,7 +295,7 @@ fn validate(o: &Options) -> Result<(), UsageError> {
 }
 
 fn usage_error(prog: &str, help_cmd: &str, e: &UsageError) -> u8 {
-    eprintln!("{prog}: {e}\nTry '{help_cmd} --help' for more information.");
+    diag!("{prog}: {e}\nTry '{help_cmd} --help' for more information.");
     1
 }
 
@@ -312,95 +313,105 @@ fn basename(arg0: &OsStr) -> &[u8] {
         .map_or(arg0.as_bytes(), OsStrExt::as_bytes)
 }
 
-/// Entry point: dispatches on argv[0] (multi-call) or on the first argument.
+/// Entry point: dispatches on argv[0] (multi-call) or on the first argument; returns the
+/// exit status.
 pub(crate) fn run(argv: Vec<OsString>) -> u8 {
     let arg0 = argv
         .first()
         .cloned()
         .unwrap_or_else(|| OsString::from("multisha"));
     let prog = arg0.to_string_lossy().into_owned();
-    if let Some(kind) = Kind::from_command(basename(&arg0)) {
-        let help_cmd = prog.clone();
-        return run_sum(
-            kind,
-            &Prog {
-                name: prog,
-                help_cmd,
-            },
-            &argv[1..],
-        );
+    let mut out = Out::new();
+    let status = dispatch(&argv, &prog, &mut out);
+    // coreutils' exit path: a failed `fclose (stdin)` first, then close_stdout's check.
+    let status = if std_fds::stdin_close_fails() {
+        diag!("{prog}: standard input: Bad file descriptor");
+        1
+    } else {
+        status
+    };
+    if out.finish(&prog) { status } else { 1 }
+}
+
+fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {
+    let arg0 = argv
+        .first()
+        .map_or(OsStr::new("multisha"), OsString::as_os_str);
+    if let Some(kind) = Kind::from_command(basename(arg0)) {
+        let p = Prog {
+            name: prog.to_owned(),
+            help_cmd: prog.to_owned(),
+        };
+        return run_sum(kind, &p, &argv[1..], out);
     }
     let Some(cmd) = argv.get(1) else {
-        return usage_error(&prog, &prog, &UsageError::MissingCommand);
+        return usage_error(prog, prog, &UsageError::MissingCommand);
     };
     if let Some(kind) = Kind::from_command(cmd.as_bytes()) {
-        let help_cmd = format!("{prog} {}", kind.command());
-        return run_sum(
-            kind,
-            &Prog {
-                name: prog,
-                help_cmd,
-            },
-            &argv[2..],
-        );
+        let p = Prog {
+            name: prog.to_owned(),
+            help_cmd: format!("{prog} {}", kind.command()),
+        };
+        return run_sum(kind, &p, &argv[2..], out);
     }
     match cmd.as_bytes() {
-        b"variants" => variants::run(&prog, &argv[2..]),
+        b"variants" => variants::run(prog, &argv[2..], out),
         b"--help" | b"-h" | b"help" => {
-            print_top_help(&prog);
+            print_top_help(prog, out);
             0
         }
         b"--version" | b"-V" => {
-            println!("multisha {}", env!("CARGO_PKG_VERSION"));
+            out.write(format!("multisha {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
             0
         }
         other => usage_error(
-            &prog,
-            &prog,
+            prog,
+            prog,
             &UsageError::UnknownCommand(String::from_utf8_lossy(other).into_owned()),
         ),
     }
 }
 
-fn run_sum(kind: Kind, prog: &Prog, args: &[OsString]) -> u8 {
+fn run_sum(kind: Kind, prog: &Prog, args: &[OsString], out: &mut Out) -> u8 {
     let action = match parse(kind, prog, args) {
         Ok(a) => a,
         Err(e) => return usage_error(&prog.name, &prog.help_cmd, &e),
     };
     match action {
         Action::Help(kind) => {
-            print_sum_help(&prog.help_cmd, kind);
+            print_sum_help(&prog.help_cmd, kind, out);
             0
         }
         Action::Version(kind) => {
-            println!(
-                "{} (multisha) {}\nSHA-1/SHA-224/SHA-256 with runtime-dispatched kernels.",
+            let text = format!(
+                "{} (multisha) {}\nSHA-1/SHA-224/SHA-256 with runtime-dispatched kernels.\n",
                 kind.command(),
                 env!("CARGO_PKG_VERSION")
             );
+            out.write(text.as_bytes());
             0
         }
         Action::Sum(mut o) => {
             if let Some(name) = o.variant.take()
                 && let Err(e) = multisha::force(kind.algorithm(), &name)
             {
-                eprintln!("{}: --variant: {e}", prog.name);
+                diag!("{}: --variant: {e}", prog.name);
                 return 1;
             }
             if o.files.is_empty() {
                 o.files.push(OsString::from("-"));
             }
             let ok = if o.check {
-                check::run(&o)
+                check::run(&o, out)
             } else {
-                hash::run_sum(&o)
+                hash::run_sum(&o, out)
             };
             u8::from(!ok)
         }
     }
 }
 
-fn print_top_help(prog: &str) {
+fn print_top_help(prog: &str, out: &mut Out) {
     let text = format!(
         "Usage: {prog} COMMAND [OPTION]... [FILE]...\n\
          SHA-1/SHA-224/SHA-256 checksums with CPU-dispatched kernels.\n\n\
@@ -410,10 +421,10 @@ fn print_top_help(prog: &str) {
          Invoked through a symlink named sha1sum, sha224sum or sha256sum, it behaves as\n\
          that command. Run '{prog} sha256sum --help' for the options.\n"
     );
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    out.write(text.as_bytes());
 }
 
-fn print_sum_help(prog: &str, kind: Kind) {
+fn print_sum_help(prog: &str, kind: Kind, out: &mut Out) {
     let bits = match kind {
         Kind::Sha1 => "SHA1 (160-bit)",
         Kind::Sha224 => "SHA224 (224-bit)",
@@ -440,5 +451,5 @@ The following five options are useful only when verifying checksums:\n      \
       --version  output version information and exit\n\n\
 Files are hashed in parallel; output stays in argument order.\n"
     );
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    out.write(text.as_bytes());
 }

@@ -4,12 +4,15 @@
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::ffi::OsStrExt;
 
 use crate::args::{Kind, Options};
+use crate::diag::diag;
 use crate::hash::{self, Progress};
+use crate::out::Out;
 use crate::output::{self, quotef, strerror};
+use crate::std_fds;
 
 /// coreutils' ISWHITE.
 fn is_white(b: u8) -> bool {
@@ -143,7 +146,7 @@ enum Entry {
 }
 
 /// Checks one checksum file; returns whether everything in it verified.
-fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
+fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
     let is_stdin = list == b"-";
     let display = if is_stdin {
         quotef(b"standard input")
@@ -151,13 +154,13 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
         quotef(list)
     };
     let reader: Box<dyn Read> = if is_stdin {
-        Box::new(io::stdin())
+        Box::new(std_fds::stdin())
     } else {
         match File::open(OsStr::from_bytes(list)) {
             Ok(f) => Box::new(f),
             Err(e) => {
-                let _ = out.flush();
-                eprintln!("{}: {display}: {}", o.prog, strerror(&e));
+                out.flush();
+                diag!("{}: {display}: {}", o.prog, strerror(&e));
                 return false;
             }
         }
@@ -173,8 +176,8 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
             Ok(0) => break,
             Ok(_) => {}
             Err(_) => {
-                let _ = out.flush();
-                eprintln!("{}: {display}: read error", o.prog);
+                out.flush();
+                diag!("{}: {display}: read error", o.prog);
                 return false;
             }
         }
@@ -226,8 +229,8 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
             Entry::Misformatted(n) => {
                 misformatted += 1;
                 if o.warn {
-                    let _ = out.flush();
-                    eprintln!(
+                    out.flush();
+                    diag!(
                         "{}: {display}: {n}: improperly formatted {} checksum line",
                         o.prog,
                         o.kind.tag()
@@ -246,8 +249,8 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
                     continue;
                 }
                 unreadable += 1;
-                let _ = out.flush();
-                eprintln!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
+                out.flush();
+                diag!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
                 if !o.status {
                     output::check_name(&mut buf, &job.name);
                     buf.extend_from_slice(b": FAILED open or read\n");
@@ -267,14 +270,15 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
                 }
             }
         }
-        if out.write_all(&buf).is_err() {
+        out.write(&buf);
+        if out.broken_pipe() {
             return false;
         }
     }
-    let _ = out.flush();
+    out.flush();
 
     if !properly_formatted {
-        eprintln!(
+        diag!(
             "{}: {display}: no properly formatted checksum lines found",
             o.prog
         );
@@ -283,18 +287,18 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
     if !o.status {
         if misformatted > 0 {
             let what = plural(misformatted, "line is", "lines are");
-            eprintln!("{}: WARNING: {what} improperly formatted", o.prog);
+            diag!("{}: WARNING: {what} improperly formatted", o.prog);
         }
         if unreadable > 0 {
             let what = plural(unreadable, "listed file", "listed files");
-            eprintln!("{}: WARNING: {what} could not be read", o.prog);
+            diag!("{}: WARNING: {what} could not be read", o.prog);
         }
         if mismatched > 0 {
             let what = plural(mismatched, "computed checksum", "computed checksums");
-            eprintln!("{}: WARNING: {what} did NOT match", o.prog);
+            diag!("{}: WARNING: {what} did NOT match", o.prog);
         }
         if o.ignore_missing && !verified {
-            eprintln!("{}: {display}: no file was verified", o.prog);
+            diag!("{}: {display}: no file was verified", o.prog);
         }
     }
     mismatched == 0
@@ -304,19 +308,13 @@ fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
 }
 
 /// `--check` over every listed checksum file; returns overall success.
-pub(crate) fn run(o: &Options) -> bool {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+pub(crate) fn run(o: &Options, out: &mut Out) -> bool {
     let mut ok = true;
     for f in &o.files {
-        ok &= check_file(o, f.as_bytes(), &mut out);
-    }
-    // Like the hashing mode: a failed write (a full disk, say) fails the run.
-    if let Err(e) = out.flush() {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("{}: write error: {}", o.prog, strerror(&e));
+        ok &= check_file(o, f.as_bytes(), out);
+        if out.broken_pipe() {
+            return false;
         }
-        return false;
     }
     ok
 }

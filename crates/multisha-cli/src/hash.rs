@@ -4,7 +4,7 @@
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -12,7 +12,10 @@ use multisha::Digest;
 use rayon::prelude::*;
 
 use crate::args::{Kind, Options};
+use crate::diag::diag;
+use crate::out::Out;
 use crate::output;
+use crate::std_fds;
 
 /// Regular files at least this large are mapped instead of read (below it, `read` into one
 /// buffer is as fast and avoids the page-table setup).
@@ -146,9 +149,7 @@ fn hash_bytes(kind: Kind, data: &[u8], progress: &Progress) -> Vec<u8> {
 /// Hashes the file called `name` (`-` is standard input).
 pub(crate) fn hash_file(kind: Kind, name: &[u8], progress: &Progress) -> io::Result<Vec<u8>> {
     if name == b"-" {
-        let stdin = io::stdin();
-        let mut lock = stdin.lock();
-        return hash_reader(kind, &mut lock, progress);
+        return hash_reader(kind, &mut std_fds::stdin(), progress);
     }
     let mut file = File::open(OsStr::from_bytes(name))?;
     let meta = file.metadata()?;
@@ -198,16 +199,13 @@ where
 }
 
 /// Hashing mode: prints one line per file; returns whether all files could be read.
-pub(crate) fn run_sum(o: &Options) -> bool {
+pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
     let names: Vec<&[u8]> = o.files.iter().map(|f| f.as_bytes()).collect();
     let progress = Progress::for_files(names.iter().copied());
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut ok = true;
-    let mut write_failed = None;
     let mut line = Vec::with_capacity(256);
     hash_many(o.kind, &names, &progress, |name, result| {
-        if write_failed.is_some() {
+        if out.broken_pipe() {
             return;
         }
         match result {
@@ -215,15 +213,13 @@ pub(crate) fn run_sum(o: &Options) -> bool {
                 line.clear();
                 let binary = o.binary == Some(true);
                 output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
-                if let Err(e) = out.write_all(&line) {
-                    write_failed = Some(e);
-                }
+                out.write(&line);
             }
             Err(e) => {
                 ok = false;
                 // Keep stdout and stderr in order when both go to the same place.
-                let _ = out.flush();
-                eprintln!(
+                out.flush();
+                diag!(
                     "{}: {}: {}",
                     o.prog,
                     output::quotef(name),
@@ -233,11 +229,5 @@ pub(crate) fn run_sum(o: &Options) -> bool {
         }
     });
     progress.finish();
-    if let Err(e) = write_failed.map_or_else(|| out.flush(), Err) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("{}: write error: {}", o.prog, output::strerror(&e));
-        }
-        return false;
-    }
-    ok
+    ok && !out.broken_pipe()
 }

@@ -4,8 +4,11 @@
 
 mod args;
 mod check;
+mod diag;
 mod hash;
+mod out;
 mod output;
+mod std_fds;
 mod variants;
 
 use std::ffi::OsString;

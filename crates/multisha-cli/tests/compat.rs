@@ -473,3 +473,174 @@ fn help_version_and_usage_errors() {
         assert!(show(&out.stderr).contains("--help"));
     }
 }
+
+/// Runs `tool args...` through bash with the redirections `redir` (such as `<&-` or
+/// `>/dev/full`) applied to the exec: ours when `mine`, else coreutils'.
+fn redirected(mine: bool, tool: &str, args: &[&[u8]], redir: &str, dir: &Path) -> Output {
+    let mut cmd = Command::new("bash");
+    let script = format!("p=$1; a=$2; shift 2; exec -a \"$a\" \"$p\" \"$@\" {redir}");
+    cmd.arg("-c").arg(script).arg("bash");
+    cmd.arg(if mine { EXE } else { tool }).arg(tool);
+    cmd.args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)));
+    run(cmd, dir, None)
+}
+
+/// Like `same`, with redirections applied to both runs.
+fn same_redirected(tool: &str, args: &[&[u8]], redir: &str, dir: &Path) -> Output {
+    let a = redirected(true, tool, args, redir, dir);
+    let b = redirected(false, tool, args, redir, dir);
+    let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
+    assert_eq!(
+        show(&a.stdout),
+        show(&b.stdout),
+        "stdout of {tool} {shown:?} {redir}"
+    );
+    assert_eq!(
+        show(&a.stderr),
+        show(&b.stderr),
+        "stderr of {tool} {shown:?} {redir}"
+    );
+    assert_eq!(
+        a.status.code(),
+        b.status.code(),
+        "status of {tool} {shown:?} {redir}"
+    );
+    a
+}
+
+/// Files and checksum lists shared by the redirection tests; returns the file names.
+fn std_streams_fixture(d: &Path) -> Vec<Vec<u8>> {
+    let names = fixture(d);
+    let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    let list = format!("{h}  empty\ngarbage\n{h}  missing\n{h}  abc\n");
+    fs::write(d.join("mixed.sums"), list).expect("write");
+    fs::write(d.join("dash.sums"), format!("{h}  -\n{h}  empty\n")).expect("write");
+    // More output than any stdio or BufWriter buffer, so a write fails mid-run.
+    let many: String = (0..3000).map(|_| format!("{h}  empty\n")).collect();
+    fs::write(d.join("many.sums"), many).expect("write");
+    names
+}
+
+#[test]
+fn closed_standard_input_matches() {
+    if !have("sha256sum") || !have("bash") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std_streams_fixture(d);
+    let cases: &[&[&[u8]]] = &[
+        &[],
+        &[b"-"],
+        &[b"abc", b"-", b"empty"],
+        &[b"-", b"-"],
+        &[b"--tag", b"-"],
+        &[b"abc"],
+        &[b"-c"],
+        &[b"-c", b"-"],
+        &[b"-c", b"mixed.sums", b"-"],
+        &[b"-c", b"dash.sums"],
+        &[b"-c", b"--status", b"dash.sums"],
+    ];
+    for args in cases {
+        same_redirected("sha256sum", args, "<&-", d);
+        same_redirected("sha256sum", args, "<&- >&-", d);
+    }
+}
+
+#[test]
+fn closed_standard_output_matches() {
+    if !have("sha256sum") || !have("bash") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std_streams_fixture(d);
+    let cases: &[&[&[u8]]] = &[
+        &[b"abc"],
+        &[b"--help"],
+        &[b"--version"],
+        &[b"missing"],
+        &[b"abc", b"missing", b"empty"],
+        &[b"--bogus"],
+        &[b"-c", b"mixed.sums"],
+        &[b"-c", b"--status", b"mixed.sums"],
+        &[b"-c", b"many.sums"],
+        &[b"-c", b"/dev/null"],
+    ];
+    for args in cases {
+        same_redirected("sha256sum", args, ">&-", d);
+        // A closed standard error must not change anything else.
+        let out = same_redirected("sha256sum", args, ">&- 2>&-", d);
+        assert!(out.stderr.is_empty());
+    }
+    let out = same_redirected("sha256sum", &[b"abc", b"missing"], "2>&-", d);
+    assert!(!out.stdout.is_empty());
+}
+
+#[test]
+fn full_standard_output_matches() {
+    if !have("sha256sum") || !have("bash") || !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let names = std_streams_fixture(d);
+    let mut all: Vec<&[u8]> = Vec::new();
+    for _ in 0..300 {
+        all.extend(names.iter().map(Vec::as_slice));
+    }
+    all.push(b"missing");
+    all.push(b"abc");
+    let cases: &[&[&[u8]]] = &[
+        &[b"abc"],
+        &[b"--help"],
+        &[b"--version"],
+        &[b"missing", b"abc"],
+        &[b"abc", b"missing"],
+        &all,
+        &[b"-c", b"mixed.sums"],
+        &[b"-c", b"-w", b"many.sums", b"mixed.sums"],
+    ];
+    for args in cases {
+        let out = same_redirected("sha256sum", args, ">/dev/full", d);
+        assert_eq!(out.status.code(), Some(1));
+    }
+    // A full standard error: no panic, the same status.
+    same_redirected("sha256sum", &[b"missing", b"abc"], "2>/dev/full", d);
+    same_redirected(
+        "sha256sum",
+        &[b"-c", b"-w", b"mixed.sums"],
+        "2>/dev/full",
+        d,
+    );
+}
+
+/// `multisha` itself (no coreutils counterpart): every way of writing to standard output
+/// fails cleanly with coreutils' message.
+#[test]
+fn multisha_commands_report_write_errors() {
+    if !have("bash") || !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases: &[&[&[u8]]] = &[
+        &[b"--help"],
+        &[b"--version"],
+        &[b"variants"],
+        &[b"variants", b"--help"],
+        &[b"sha256sum", b"--help"],
+        &[b"sha1sum", b"--version"],
+    ];
+    for args in cases {
+        for (redir, msg) in [
+            (">/dev/full", "multisha: write error\n"),
+            (">&-", "multisha: write error: Bad file descriptor\n"),
+        ] {
+            let out = redirected(true, "multisha", args, redir, dir.path());
+            let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
+            assert_eq!(out.status.code(), Some(1), "{shown:?} {redir}");
+            assert_eq!(show(&out.stderr), msg, "{shown:?} {redir}");
+        }
+    }
+}
