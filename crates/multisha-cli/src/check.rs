@@ -5,13 +5,16 @@
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::args::{Kind, Options};
 use crate::diag::diag;
-use crate::hash::{self, Progress};
+use crate::hash;
+use crate::ordered::{self, Event};
 use crate::out::Out;
 use crate::output::{self, quotef, strerror};
+use crate::progress::Progress;
 use crate::std_fds;
 
 /// coreutils' ISWHITE.
@@ -214,9 +217,19 @@ fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
             Entry::Misformatted(_) => None,
         })
         .collect();
-    let progress = Progress::for_files(names.iter().copied());
+    let progress = Progress::new(true);
+    hash::count_sizes(&progress, names.iter().copied());
     let mut results = Vec::with_capacity(names.len());
-    hash::hash_many(o.kind, &names, &progress, |_, r| results.push(r));
+    ordered::run(
+        names.iter().map(|n| (*n, hash::place_of(n))),
+        |n| hash::hash_file(o.kind, n, &progress),
+        |event| {
+            if let Event::Ready(_, Some(r)) = event {
+                results.push(r);
+            }
+            ControlFlow::Continue(())
+        },
+    );
     progress.finish();
 
     let mut results = results.into_iter();

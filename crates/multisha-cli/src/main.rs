@@ -6,8 +6,11 @@ mod args;
 mod check;
 mod diag;
 mod hash;
+mod ordered;
 mod out;
 mod output;
+mod progress;
+mod readahead;
 mod std_fds;
 mod variants;
 
