@@ -1,17 +1,19 @@
 //! `--check`: parses GNU (`hex  name`, `hex *name`, `\`-escaped) and BSD (`TAG (name) = hex`)
 //! checksum lines the way coreutils 9.1's md5sum.c does, hashes the listed files in parallel
-//! and reports in line order with the same messages and exit status.
+//! while the list is still being read, and reports in line order, as soon as each result and
+//! every earlier one are ready, with the same messages and exit status.
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::args::{Kind, Options};
 use crate::diag::diag;
 use crate::hash;
-use crate::ordered::{self, Event};
+use crate::lines::{Line, LineReader};
+use crate::ordered::{self, Event, Place};
 use crate::out::Out;
 use crate::output::{self, quotef, strerror};
 use crate::progress::Progress;
@@ -137,15 +139,187 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// A parsed line to verify.
+#[derive(Debug)]
 struct Job {
     expected: Vec<u8>,
     name: Vec<u8>,
 }
 
 /// What one line produced, in order.
+#[derive(Debug)]
 enum Entry {
     Job(Job),
     Misformatted(usize),
+}
+
+/// The lines of one checksum list as entries to process; stops at a read error, which it
+/// keeps for the caller.
+struct Entries<'a, R> {
+    lines: LineReader<R>,
+    kind: Kind,
+    is_stdin: bool,
+    rev: Reversed,
+    line_no: usize,
+    progress: &'a Progress,
+    error: Option<io::Error>,
+}
+
+impl<R: io::BufRead> Iterator for Entries<'_, R> {
+    type Item = (Entry, Place);
+
+    fn next(&mut self) -> Option<(Entry, Place)> {
+        loop {
+            let line = match self.lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => return None,
+                Err(e) => {
+                    self.error = Some(e);
+                    return None;
+                }
+            };
+            self.line_no += 1;
+            let misformatted = (Entry::Misformatted(self.line_no), Place::Nothing);
+            let mut s = match line {
+                Line::TooLong(b'#') => continue,
+                // Not kept, to bound memory. coreutils reads it whole: misformatted there
+                // too, unless it is a proper line, whose name is then too long to open
+                // (or, in the pathological case, cut short by a NUL byte).
+                Line::TooLong(_) => return Some(misformatted),
+                Line::Text(s) => s,
+            };
+            if s[0] == b'#' {
+                continue;
+            }
+            if s.last() == Some(&b'\n') {
+                s = &s[..s.len() - 1];
+            }
+            if s.last() == Some(&b'\r') {
+                s = &s[..s.len() - 1];
+            }
+            if s.is_empty() {
+                continue;
+            }
+            return Some(match split_line(self.kind, s, &mut self.rev) {
+                Some((hex, name)) if !(self.is_stdin && name == b"-") => {
+                    hash::count_sizes(self.progress, std::iter::once(name.as_slice()));
+                    let place = hash::place_of(&name);
+                    let expected = hex.to_ascii_lowercase();
+                    (Entry::Job(Job { expected, name }), place)
+                }
+                _ => misformatted,
+            });
+        }
+    }
+}
+
+/// Per-list counts, as md5sum.c keeps them.
+#[derive(Debug, Default)]
+struct Tally {
+    misformatted: usize,
+    unreadable: usize,
+    mismatched: usize,
+    properly_formatted: bool,
+    verified: bool,
+}
+
+/// Reports one entry (in line order); returns `Break` once output is pointless.
+fn report(
+    o: &Options,
+    display: &str,
+    entry: Entry,
+    result: Option<io::Result<Vec<u8>>>,
+    tally: &mut Tally,
+    out: &mut Out,
+) -> ControlFlow<()> {
+    let (job, result) = match (entry, result) {
+        (Entry::Job(job), Some(result)) => (job, result),
+        (Entry::Misformatted(n), _) => {
+            tally.misformatted += 1;
+            if o.warn {
+                out.flush();
+                diag!(
+                    "{}: {display}: {n}: improperly formatted {} checksum line",
+                    o.prog,
+                    o.kind.tag()
+                );
+            }
+            return keep_going(out);
+        }
+        // A job always has a result; this arm only keeps the match total.
+        (Entry::Job(_), None) => return ControlFlow::Continue(()),
+    };
+    tally.properly_formatted = true;
+    let mut buf = Vec::new();
+    match result {
+        Err(e) => {
+            if o.ignore_missing && e.kind() == io::ErrorKind::NotFound {
+                return ControlFlow::Continue(());
+            }
+            tally.unreadable += 1;
+            out.flush();
+            diag!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
+            if !o.status {
+                output::check_name(&mut buf, &job.name);
+                buf.extend_from_slice(b": FAILED open or read\n");
+            }
+        }
+        Ok(digest) => {
+            tally.verified = true;
+            let mut hex = Vec::with_capacity(digest.len() * 2);
+            output::push_hex(&mut hex, &digest);
+            let matched = hex == job.expected;
+            if !matched {
+                tally.mismatched += 1;
+            }
+            if !o.status && (!matched || !o.quiet) {
+                output::check_name(&mut buf, &job.name);
+                buf.extend_from_slice(if matched { b": OK\n" } else { b": FAILED\n" });
+            }
+        }
+    }
+    out.write(&buf);
+    keep_going(out)
+}
+
+/// Stops once nobody reads the output any more.
+fn keep_going(out: &Out) -> ControlFlow<()> {
+    if out.broken_pipe() {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
+/// The warnings after a list; returns whether the list verified.
+fn summarize(o: &Options, display: &str, t: &Tally) -> bool {
+    if !t.properly_formatted {
+        diag!(
+            "{}: {display}: no properly formatted checksum lines found",
+            o.prog
+        );
+        return false;
+    }
+    if !o.status {
+        if t.misformatted > 0 {
+            let what = plural(t.misformatted, "line is", "lines are");
+            diag!("{}: WARNING: {what} improperly formatted", o.prog);
+        }
+        if t.unreadable > 0 {
+            let what = plural(t.unreadable, "listed file", "listed files");
+            diag!("{}: WARNING: {what} could not be read", o.prog);
+        }
+        if t.mismatched > 0 {
+            let what = plural(t.mismatched, "computed checksum", "computed checksums");
+            diag!("{}: WARNING: {what} did NOT match", o.prog);
+        }
+        if o.ignore_missing && !t.verified {
+            diag!("{}: {display}: no file was verified", o.prog);
+        }
+    }
+    t.mismatched == 0
+        && t.unreadable == 0
+        && (!o.strict || t.misformatted == 0)
+        && (!o.ignore_missing || t.verified)
 }
 
 /// Checks one checksum file; returns whether everything in it verified.
@@ -156,7 +330,7 @@ fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
     } else {
         quotef(list)
     };
-    let reader: Box<dyn Read> = if is_stdin {
+    let reader: Box<dyn Read + Send> = if is_stdin {
         Box::new(std_fds::stdin())
     } else {
         match File::open(OsStr::from_bytes(list)) {
@@ -168,156 +342,43 @@ fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
             }
         }
     };
-    let mut reader = BufReader::with_capacity(64 * 1024, reader);
-    let mut entries = Vec::new();
-    let mut rev = Reversed::Unknown;
-    let mut line = Vec::new();
-    let mut line_no = 0usize;
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(_) => {
-                out.flush();
-                diag!("{}: {display}: read error", o.prog);
-                return false;
-            }
-        }
-        line_no += 1;
-        if line[0] == b'#' {
-            continue;
-        }
-        let mut s: &[u8] = &line;
-        if s.last() == Some(&b'\n') {
-            s = &s[..s.len() - 1];
-        }
-        if s.last() == Some(&b'\r') {
-            s = &s[..s.len() - 1];
-        }
-        if s.is_empty() {
-            continue;
-        }
-        match split_line(o.kind, s, &mut rev) {
-            Some((hex, name)) if !(is_stdin && name == b"-") => {
-                entries.push(Entry::Job(Job {
-                    expected: hex.to_ascii_lowercase(),
-                    name,
-                }));
-            }
-            _ => entries.push(Entry::Misformatted(line_no)),
-        }
-    }
-
-    // Hash every listed file in parallel; results come back in line order.
-    let names: Vec<&[u8]> = entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Job(j) => Some(j.name.as_slice()),
-            Entry::Misformatted(_) => None,
-        })
-        .collect();
     let progress = Progress::new(true);
-    hash::count_sizes(&progress, names.iter().copied());
-    let mut results = Vec::with_capacity(names.len());
+    let mut entries = Entries {
+        lines: LineReader::new(BufReader::with_capacity(64 * 1024, reader)),
+        kind: o.kind,
+        is_stdin,
+        rev: Reversed::Unknown,
+        line_no: 0,
+        progress: &progress,
+        error: None,
+    };
+    let mut tally = Tally::default();
     ordered::run(
-        names.iter().map(|n| (*n, hash::place_of(n))),
-        |n| hash::hash_file(o.kind, n, &progress),
-        |event| {
-            if let Event::Ready(_, Some(r)) = event {
-                results.push(r);
+        &mut entries,
+        |entry| match entry {
+            Entry::Job(job) => Some(hash::hash_file(o.kind, &job.name, &progress)),
+            Entry::Misformatted(_) => None,
+        },
+        |event| match event {
+            Event::Waiting => {
+                out.flush();
+                ControlFlow::Continue(())
             }
-            ControlFlow::Continue(())
+            Event::Ready(entry, result) => {
+                report(o, &display, entry, result.flatten(), &mut tally, out)
+            }
         },
     );
     progress.finish();
-
-    let mut results = results.into_iter();
-    let (mut misformatted, mut unreadable, mut mismatched) = (0usize, 0usize, 0usize);
-    let mut properly_formatted = false;
-    let mut verified = false;
-    let mut buf = Vec::new();
-    for entry in &entries {
-        let job = match entry {
-            Entry::Misformatted(n) => {
-                misformatted += 1;
-                if o.warn {
-                    out.flush();
-                    diag!(
-                        "{}: {display}: {n}: improperly formatted {} checksum line",
-                        o.prog,
-                        o.kind.tag()
-                    );
-                }
-                continue;
-            }
-            Entry::Job(j) => j,
-        };
-        properly_formatted = true;
-        let Some(result) = results.next() else { break };
-        buf.clear();
-        match result {
-            Err(e) => {
-                if o.ignore_missing && e.kind() == io::ErrorKind::NotFound {
-                    continue;
-                }
-                unreadable += 1;
-                out.flush();
-                diag!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
-                if !o.status {
-                    output::check_name(&mut buf, &job.name);
-                    buf.extend_from_slice(b": FAILED open or read\n");
-                }
-            }
-            Ok(digest) => {
-                verified = true;
-                let mut hex = Vec::with_capacity(digest.len() * 2);
-                output::push_hex(&mut hex, &digest);
-                let matched = hex == job.expected;
-                if !matched {
-                    mismatched += 1;
-                }
-                if !o.status && (!matched || !o.quiet) {
-                    output::check_name(&mut buf, &job.name);
-                    buf.extend_from_slice(if matched { b": OK\n" } else { b": FAILED\n" });
-                }
-            }
-        }
-        out.write(&buf);
-        if out.broken_pipe() {
-            return false;
-        }
-    }
     out.flush();
-
-    if !properly_formatted {
-        diag!(
-            "{}: {display}: no properly formatted checksum lines found",
-            o.prog
-        );
+    if out.broken_pipe() {
         return false;
     }
-    if !o.status {
-        if misformatted > 0 {
-            let what = plural(misformatted, "line is", "lines are");
-            diag!("{}: WARNING: {what} improperly formatted", o.prog);
-        }
-        if unreadable > 0 {
-            let what = plural(unreadable, "listed file", "listed files");
-            diag!("{}: WARNING: {what} could not be read", o.prog);
-        }
-        if mismatched > 0 {
-            let what = plural(mismatched, "computed checksum", "computed checksums");
-            diag!("{}: WARNING: {what} did NOT match", o.prog);
-        }
-        if o.ignore_missing && !verified {
-            diag!("{}: {display}: no file was verified", o.prog);
-        }
+    if entries.error.is_some() {
+        diag!("{}: {display}: read error", o.prog);
+        return false;
     }
-    mismatched == 0
-        && unreadable == 0
-        && (!o.strict || misformatted == 0)
-        && (!o.ignore_missing || verified)
+    summarize(o, &display, &tally)
 }
 
 /// `--check` over every listed checksum file; returns overall success.

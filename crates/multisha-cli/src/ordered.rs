@@ -27,12 +27,14 @@ pub(crate) enum Place {
     /// On the feeder thread, in item order (reading standard input, which must be read by one
     /// item after another, in order).
     Feeder,
+    /// Nowhere: the item needs no work (a misformatted line, say).
+    Nothing,
 }
 
 /// What the consumer is told.
 #[derive(Debug)]
 pub(crate) enum Event<T, R> {
-    /// The next item in order, with the result of its work.
+    /// The next item in order, with the result of its work (`None` for [`Place::Nothing`]).
     Ready(T, Option<R>),
     /// No result came for a while and the consumer is about to wait (time to flush).
     Waiting,
@@ -85,6 +87,7 @@ fn feed<T, R, I, W>(
                 break;
             }
             let sent = match place {
+                Place::Nothing => done.send((index, item, None)),
                 Place::Feeder => {
                     let result = work(&item);
                     done.send((index, item, Some(result)))
@@ -179,10 +182,11 @@ mod tests {
     fn results_come_back_in_order() {
         let n = 3 * WINDOW + 7;
         let got = collect(n, |i| match i % 5 {
+            0 => Place::Nothing,
             1 => Place::Feeder,
             _ => Place::Pool,
         });
-        let want: Vec<_> = (0..n).map(|i| (i, Some(i * 2))).collect();
+        let want: Vec<_> = (0..n).map(|i| (i, (i % 5 != 0).then_some(i * 2))).collect();
         assert_eq!(got, want);
         assert!(collect(0, |_| Place::Pool).is_empty());
     }

@@ -644,3 +644,51 @@ fn multisha_commands_report_write_errors() {
         }
     }
 }
+
+/// Checks `list` both as a file and on standard input, with several option sets.
+fn same_check_list(list: &[u8], d: &Path) {
+    fs::write(d.join("list"), list).expect("write");
+    for opts in [
+        &[][..],
+        &[&b"-w"[..]][..],
+        &[b"--strict", b"-w"],
+        &[b"--quiet"],
+    ] {
+        let mut args: Vec<&[u8]> = vec![b"-c"];
+        args.extend_from_slice(opts);
+        same("sha256sum", &args, d, Some(list));
+        args.push(b"list");
+        same("sha256sum", &args, d, None);
+    }
+}
+
+#[test]
+fn long_check_lines_match() {
+    if !have("sha256sum") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    fs::write(d.join("a"), b"hi\n").expect("write");
+    let h = "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4";
+    let ok = format!("{h}  a\n");
+    let mut list = Vec::new();
+    // Lines far longer than any useful one (comments among them), then no final newline.
+    for (first, len) in [
+        (b'x', 100_000),
+        (b'#', 70_000),
+        (b'#', 200_000),
+        (b'y', 65_600),
+    ] {
+        list.push(first);
+        list.resize(list.len() + len, b'x');
+        list.push(b'\n');
+        list.extend_from_slice(ok.as_bytes());
+    }
+    // Just under the cap: a proper line whose name is too long to open.
+    list.extend_from_slice(format!("{h}  ").as_bytes());
+    list.resize(list.len() + 60_000, b'n');
+    list.push(b'\n');
+    list.resize(list.len() + 300_000, b'z');
+    same_check_list(&list, d);
+}

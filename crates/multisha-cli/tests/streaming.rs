@@ -3,10 +3,10 @@
 //! process (it used to be memory-mapped: SIGBUS).
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -50,6 +50,11 @@ fn stdout_lines(child: &mut Child) -> Receiver<String> {
     lines_of(out)
 }
 
+fn stderr_lines(child: &mut Child) -> Receiver<String> {
+    let err: ChildStderr = child.stderr.take().expect("stderr");
+    lines_of(err)
+}
+
 fn next(rx: &Receiver<String>, what: &str) -> String {
     rx.recv_timeout(PATIENCE)
         .unwrap_or_else(|_| panic!("no {what} while the input is still open"))
@@ -74,6 +79,65 @@ fn hashing_prints_each_line_once_it_and_earlier_ones_are_ready() {
     assert_eq!(next(&out, "second line"), format!("{EMPTY}  -"));
     assert_eq!(next(&out, "third line"), format!("{ABC}  abc"));
     assert!(child.wait().expect("wait").success());
+}
+
+#[test]
+fn check_reports_while_the_list_is_still_being_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fs::write(dir.path().join("abc"), b"abc").expect("write");
+    let mut child = spawn(&["-c", "-w"], dir.path());
+    let out = stdout_lines(&mut child);
+    let err = stderr_lines(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("{ABC}  abc\nnot a checksum line\n").as_bytes())
+        .expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next(&out, "result"), "abc: OK");
+    assert_eq!(
+        next(&err, "warning"),
+        "sha256sum: 'standard input': 2: improperly formatted SHA256 checksum line"
+    );
+    drop(stdin);
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+    assert_eq!(
+        next(&err, "summary"),
+        "sha256sum: WARNING: 1 line is improperly formatted"
+    );
+}
+
+#[test]
+fn check_warnings_stream_in_bounded_memory() {
+    const LINES: usize = 300_000;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = spawn(&["-c", "-w"], dir.path());
+    let pid = child.id();
+    let err = stderr_lines(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = thread::spawn(move || {
+        let chunk = "x\n".repeat(1000);
+        for _ in 0..LINES / 1000 {
+            stdin.write_all(chunk.as_bytes()).expect("write");
+        }
+        stdin
+    });
+    // Every warning arrives while the list is still open (the writer keeps it open).
+    for n in 1..=LINES {
+        let want =
+            format!("sha256sum: 'standard input': {n}: improperly formatted SHA256 checksum line");
+        assert_eq!(next(&err, "warning"), want);
+    }
+    let peak = peak_rss_kib(pid);
+    let stdin = writer.join().expect("writer");
+    drop(stdin);
+    assert_eq!(child.wait().expect("wait").code(), Some(1));
+    assert_eq!(
+        next(&err, "summary"),
+        "sha256sum: 'standard input': no properly formatted checksum lines found"
+    );
+    if let Some(kib) = peak {
+        assert!(kib < 32 * 1024, "peak RSS {kib} KiB");
+    }
 }
 
 #[test]
