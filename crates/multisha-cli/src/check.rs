@@ -24,7 +24,8 @@ fn is_white(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
-/// Undoes `\\`, `\n` and `\r`; any other escape (or a trailing `\`, or a NUL) is invalid.
+/// Undoes `\\`, `\n` and `\r`; any other escape (or a trailing `\`, or a NUL) is invalid,
+/// as in md5sum.c's `filename_unescape`.
 fn unescape(s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len());
     let mut it = s.iter();
@@ -41,6 +42,20 @@ fn unescape(s: &[u8]) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// The name as coreutils uses it: md5sum.c keeps the whole line but treats the name as a C
+/// string, so an unescaped name ends at its first NUL byte.
+fn c_string(name: &[u8]) -> Vec<u8> {
+    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    name[..end].to_vec()
+}
+
+/// md5sum.c's `hex_digits`: `hex_len` hex digits, then the end of the C string.
+fn is_hex_digest(s: &[u8], hex_len: usize) -> bool {
+    s.len() >= hex_len
+        && s[..hex_len].iter().all(u8::is_ascii_hexdigit)
+        && s.get(hex_len).is_none_or(|&b| b == 0)
 }
 
 /// Line-format state kept across one checksum file (md5sum.c's `bsd_reversed`): once a
@@ -80,7 +95,7 @@ fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u
         let name = if escaped {
             unescape(name)?
         } else {
-            name.to_vec()
+            c_string(name)
         };
         let mut j = close + 1;
         while j < rest.len() && is_white(rest[j]) {
@@ -94,8 +109,7 @@ fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u
             j += 1;
         }
         let hex = &rest[j..];
-        return (hex.len() == hex_len && hex.iter().all(u8::is_ascii_hexdigit))
-            .then_some((hex, name));
+        return is_hex_digest(hex, hex_len).then_some((&hex[..hex_len], name));
     }
     // GNU style: at least the digest, one blank and one name byte.
     let min = hex_len + 2 + usize::from(s.get(i) == Some(&b'\\'));
@@ -125,7 +139,7 @@ fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u
     let name = if escaped {
         unescape(name)?
     } else {
-        name.to_vec()
+        c_string(name)
     };
     Some((hex, name))
 }
@@ -411,5 +425,26 @@ mod tests {
         assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
         let line = format!("\\{h}  bad\\x");
         assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
+    }
+
+    #[test]
+    fn names_end_at_nul_unless_escaped() {
+        let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        let mut rev = Reversed::Unknown;
+        let split = |line: String, rev: &mut Reversed| {
+            split_line(Kind::Sha256, line.as_bytes(), rev).map(|(_, name)| name)
+        };
+        assert_eq!(split(format!("{h}  a\0b"), &mut rev), Some(b"a".to_vec()));
+        assert_eq!(
+            split(format!("SHA256 (a\0b) = {h}"), &mut rev),
+            Some(b"a".to_vec())
+        );
+        assert_eq!(
+            split(format!("SHA256 (a) = {h}\0x"), &mut rev),
+            Some(b"a".to_vec())
+        );
+        assert_eq!(split(format!("SHA256 (a) = {h}0\0"), &mut rev), None);
+        assert_eq!(split(format!("\\{h}  a\0b"), &mut rev), None);
+        assert_eq!(split(format!("\\SHA256 (a\0b) = {h}"), &mut rev), None);
     }
 }

@@ -692,3 +692,47 @@ fn long_check_lines_match() {
     list.resize(list.len() + 300_000, b'z');
     same_check_list(&list, d);
 }
+
+#[test]
+fn nul_in_check_lines_matches() {
+    if !have("sha256sum") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    fs::write(d.join("a"), b"hi\n").expect("write");
+    fs::write(d.join("a\\b"), b"hi\n").expect("write");
+    let h = "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4";
+    // coreutils keeps the whole line but uses the name as a C string: an unescaped name
+    // ends at its NUL; an escaped one with a NUL is misformatted; in the BSD form the
+    // digest may be followed by a NUL and anything.
+    let lines = [
+        format!("{h}  a\0b\n"),
+        format!("{h}  a\0\n"),
+        format!("{h}  a\0\r\n"),
+        format!("{h} *a\0b\n{h} a\n"),
+        format!("{h} a\0b\n{h}  a\n"),
+        format!("{h}  \0b\n"),
+        format!("{h} \0b\n"),
+        format!("{h}  -\0x\n"),
+        format!("\0{h}  a\n"),
+        format!("{h}\0 a\n"),
+        format!("{}\0  a\n", &h[1..]),
+        format!("\\{h}  a\0b\n"),
+        format!("\\{h}  a\\\\\0b\n"),
+        format!("SHA256 (a\0b) = {h}\n"),
+        format!("SHA256 (a) = {h}\0xx\n"),
+        format!("SHA256 (a\0)) = {h}\0)\n"),
+        format!("SHA256 (a) = {h}0\0\n"),
+        format!("SHA256 (a) = {}\0\n", &h[1..]),
+        format!("SHA256 (\0a) = {h}\n"),
+        format!("SHA256\0 (a) = {h}\n"),
+        "SHA256 (a\0\n".to_owned(),
+        format!("\\SHA256 (a\0b) = {h}\n"),
+        format!("\\SHA256 (a\\\\b) = {h}\0\n"),
+        format!("{h}  a\n\0\n#\0\n"),
+    ];
+    for list in &lines {
+        same_check_list(list.as_bytes(), d);
+    }
+}
