@@ -83,6 +83,8 @@ pub(crate) struct Options {
     pub(crate) strict: bool,
     pub(crate) warn: bool,
     pub(crate) ignore_missing: bool,
+    /// Whether the progress bar may appear (`--no-progress` turns it off).
+    pub(crate) progress: bool,
     pub(crate) variant: Option<String>,
     pub(crate) files: Vec<OsString>,
 }
@@ -134,6 +136,7 @@ const LONG: &[(&str, bool)] = &[
     ("check", false),
     ("help", false),
     ("ignore-missing", false),
+    ("no-progress", false),
     ("quiet", false),
     ("status", false),
     ("strict", false),
@@ -174,6 +177,7 @@ fn parse(kind: Kind, prog: &Prog, args: &[OsString]) -> Result<Action, UsageErro
         strict: false,
         warn: false,
         ignore_missing: false,
+        progress: true,
         variant: None,
         files: Vec::new(),
     };
@@ -253,6 +257,7 @@ fn apply(o: &mut Options, name: &str) {
         "tag" => o.tag = true,
         "zero" => o.zero = true,
         "ignore-missing" => o.ignore_missing = true,
+        "no-progress" => o.progress = false,
         "strict" => o.strict = true,
         "status" => (o.status, o.warn, o.quiet) = (true, false, false),
         "quiet" => (o.status, o.warn, o.quiet) = (false, false, true),
@@ -411,6 +416,12 @@ fn run_sum(kind: Kind, prog: &Prog, args: &[OsString], out: &mut Out) -> u8 {
     }
 }
 
+/// The progress bar, as both help texts describe it.
+const PROGRESS_HELP: &str = "\
+A progress bar appears on standard error when it is a terminal and the files to\n\
+hash add up to at least 256 MiB (with --check, counting the files listed so\n\
+far); --no-progress turns it off.\n";
+
 fn print_top_help(prog: &str, out: &mut Out) {
     let text = format!(
         "Usage: {prog} COMMAND [OPTION]... [FILE]...\n\
@@ -419,7 +430,8 @@ fn print_top_help(prog: &str, out: &mut Out) {
          sha1sum, sha224sum, sha256sum   behave like the GNU coreutils tools\n  \
          variants                        list the kernel variants and the active choice\n\n\
          Invoked through a symlink named sha1sum, sha224sum or sha256sum, it behaves as\n\
-         that command. Run '{prog} sha256sum --help' for the options.\n"
+         that command. Run '{prog} sha256sum --help' for the options.\n\n\
+         {PROGRESS_HELP}"
     );
     out.write(text.as_bytes());
 }
@@ -440,7 +452,8 @@ With no FILE, or when FILE is -, read standard input.\n\n  \
   -t, --text            read in text mode (default)\n  \
   -z, --zero            end each output line with NUL, not newline,\n                          \
                           and disable file name escaping\n      \
-      --variant=NAME    use kernel variant NAME for this run (see 'multisha variants')\n\n\
+      --variant=NAME    use kernel variant NAME for this run (see 'multisha variants')\n      \
+      --no-progress     never show the progress bar\n\n\
 The following five options are useful only when verifying checksums:\n      \
       --ignore-missing  don't fail or report status for missing files\n      \
       --quiet           don't print OK for each successfully verified file\n      \
@@ -449,7 +462,8 @@ The following five options are useful only when verifying checksums:\n      \
   -w, --warn            warn about improperly formatted checksum lines\n\n      \
       --help     display this help and exit\n      \
       --version  output version information and exit\n\n\
-Files are hashed in parallel; output stays in argument order.\n"
+Files are hashed in parallel; output stays in argument order.\n\
+{PROGRESS_HELP}"
     );
     out.write(text.as_bytes());
 }

@@ -356,7 +356,7 @@ fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
             }
         }
     };
-    let progress = Progress::new(true);
+    let progress = Progress::new(o.progress);
     let mut entries = Entries {
         lines: LineReader::new(BufReader::with_capacity(64 * 1024, reader)),
         kind: o.kind,

@@ -142,7 +142,7 @@ pub(crate) fn count_sizes<'a>(progress: &Progress, names: impl Iterator<Item = &
 
 /// Hashing mode: prints one line per file; returns whether all files could be read.
 pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
-    let progress = Progress::new(true);
+    let progress = Progress::new(o.progress);
     count_sizes(&progress, o.files.iter().map(|f| f.as_bytes()));
     let mut ok = true;
     let mut line = Vec::with_capacity(256);

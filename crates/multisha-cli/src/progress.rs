@@ -1,5 +1,5 @@
-//! The optional progress bar: on standard error, only when standard error is a terminal
-//! and the data to hash adds up to at least [`PROGRESS_MIN`].
+//! The optional progress bar: on standard error, only when standard error is a terminal, not
+//! disabled with `--no-progress`, and the data to hash adds up to at least [`PROGRESS_MIN`].
 
 use std::io::{self, IsTerminal};
 use std::sync::Arc;

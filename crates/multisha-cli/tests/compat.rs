@@ -736,3 +736,57 @@ fn nul_in_check_lines_matches() {
         same_check_list(list.as_bytes(), d);
     }
 }
+
+#[test]
+fn no_progress_is_accepted_and_documented() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let names = fixture(d);
+    let sums = ours("sha256sum", &[b"abc", b"empty"], d, None);
+    fs::write(d.join("ok.sums"), &sums.stdout).expect("write");
+    let cases: &[&[&[u8]]] = &[
+        &[b"abc", b"empty"],
+        &[b"--tag", b"abc"],
+        &[b"-c", b"ok.sums"],
+        &[b"-c", b"--quiet", b"ok.sums"],
+        &[],
+    ];
+    // Any unambiguous prefix, anywhere: the output is that of the run without it.
+    for flag in [&b"--no-progress"[..], b"--no", b"--n"] {
+        for args in cases {
+            let plain = ours("sha256sum", args, d, Some(b"in"));
+            let mut with: Vec<&[u8]> = vec![flag];
+            with.extend_from_slice(args);
+            let a = ours("sha256sum", &with, d, Some(b"in"));
+            assert_eq!(show(&a.stdout), show(&plain.stdout), "{with:?}");
+            assert_eq!(show(&a.stderr), show(&plain.stderr));
+            assert_eq!(a.status.code(), plain.status.code());
+        }
+    }
+    let mut all: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    all.push(b"--no-progress");
+    let a = ours("sha256sum", &all, d, None);
+    all.pop();
+    if have("sha256sum") {
+        let b = theirs("sha256sum", &all, d, None);
+        assert_eq!(show(&a.stdout), show(&b.stdout));
+    }
+    let out = ours("sha256sum", &[b"--no-progress=1"], d, None);
+    assert_eq!(
+        show(&out.stderr),
+        "sha256sum: option '--no-progress' doesn't allow an argument\n\
+         Try 'sha256sum --help' for more information.\n"
+    );
+
+    for args in [&["sha256sum", "--help"][..], &["--help"]] {
+        let mut cmd = Command::new(EXE);
+        cmd.args(args);
+        let text = show(&run(cmd, d, None).stdout);
+        for needle in ["--no-progress", "256 MiB", "standard error", "terminal"] {
+            assert!(
+                text.contains(needle),
+                "{args:?} help lacks {needle:?}:\n{text}"
+            );
+        }
+    }
+}
