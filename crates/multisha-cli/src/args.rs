@@ -4,13 +4,14 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use multisha::engine::Algorithm;
 
-use crate::{check, hash, variants};
+use crate::diag::diag;
+use crate::out::Out;
+use crate::{check, hash, std_fds, variants};
 
 /// Which `*sum` tool is being emulated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +83,8 @@ pub(crate) struct Options {
     pub(crate) strict: bool,
     pub(crate) warn: bool,
     pub(crate) ignore_missing: bool,
+    /// Whether the progress bar may appear (`--no-progress` turns it off).
+    pub(crate) progress: bool,
     pub(crate) variant: Option<String>,
     pub(crate) files: Vec<OsString>,
 }
@@ -133,6 +136,7 @@ const LONG: &[(&str, bool)] = &[
     ("check", false),
     ("help", false),
     ("ignore-missing", false),
+    ("no-progress", false),
     ("quiet", false),
     ("status", false),
     ("strict", false),
@@ -173,6 +177,7 @@ fn parse(kind: Kind, prog: &Prog, args: &[OsString]) -> Result<Action, UsageErro
         strict: false,
         warn: false,
         ignore_missing: false,
+        progress: true,
         variant: None,
         files: Vec::new(),
     };
@@ -252,6 +257,7 @@ fn apply(o: &mut Options, name: &str) {
         "tag" => o.tag = true,
         "zero" => o.zero = true,
         "ignore-missing" => o.ignore_missing = true,
+        "no-progress" => o.progress = false,
         "strict" => o.strict = true,
         "status" => (o.status, o.warn, o.quiet) = (true, false, false),
         "quiet" => (o.status, o.warn, o.quiet) = (false, false, true),
@@ -294,7 +300,7 @@ fn validate(o: &Options) -> Result<(), UsageError> {
 }
 
 fn usage_error(prog: &str, help_cmd: &str, e: &UsageError) -> u8 {
-    eprintln!("{prog}: {e}\nTry '{help_cmd} --help' for more information.");
+    diag!("{prog}: {e}\nTry '{help_cmd} --help' for more information.");
     1
 }
 
@@ -312,95 +318,111 @@ fn basename(arg0: &OsStr) -> &[u8] {
         .map_or(arg0.as_bytes(), OsStrExt::as_bytes)
 }
 
-/// Entry point: dispatches on argv[0] (multi-call) or on the first argument.
+/// Entry point: dispatches on argv[0] (multi-call) or on the first argument; returns the
+/// exit status.
 pub(crate) fn run(argv: Vec<OsString>) -> u8 {
     let arg0 = argv
         .first()
         .cloned()
         .unwrap_or_else(|| OsString::from("multisha"));
     let prog = arg0.to_string_lossy().into_owned();
-    if let Some(kind) = Kind::from_command(basename(&arg0)) {
-        let help_cmd = prog.clone();
-        return run_sum(
-            kind,
-            &Prog {
-                name: prog,
-                help_cmd,
-            },
-            &argv[1..],
-        );
+    let mut out = Out::new();
+    let status = dispatch(&argv, &prog, &mut out);
+    // coreutils' exit path: a failed `fclose (stdin)` first, then close_stdout's check.
+    let status = if std_fds::stdin_close_fails() {
+        diag!("{prog}: standard input: Bad file descriptor");
+        1
+    } else {
+        status
+    };
+    if out.finish(&prog) { status } else { 1 }
+}
+
+fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {
+    let arg0 = argv
+        .first()
+        .map_or(OsStr::new("multisha"), OsString::as_os_str);
+    if let Some(kind) = Kind::from_command(basename(arg0)) {
+        let p = Prog {
+            name: prog.to_owned(),
+            help_cmd: prog.to_owned(),
+        };
+        return run_sum(kind, &p, &argv[1..], out);
     }
     let Some(cmd) = argv.get(1) else {
-        return usage_error(&prog, &prog, &UsageError::MissingCommand);
+        return usage_error(prog, prog, &UsageError::MissingCommand);
     };
     if let Some(kind) = Kind::from_command(cmd.as_bytes()) {
-        let help_cmd = format!("{prog} {}", kind.command());
-        return run_sum(
-            kind,
-            &Prog {
-                name: prog,
-                help_cmd,
-            },
-            &argv[2..],
-        );
+        let p = Prog {
+            name: prog.to_owned(),
+            help_cmd: format!("{prog} {}", kind.command()),
+        };
+        return run_sum(kind, &p, &argv[2..], out);
     }
     match cmd.as_bytes() {
-        b"variants" => variants::run(&prog, &argv[2..]),
+        b"variants" => variants::run(prog, &argv[2..], out),
         b"--help" | b"-h" | b"help" => {
-            print_top_help(&prog);
+            print_top_help(prog, out);
             0
         }
         b"--version" | b"-V" => {
-            println!("multisha {}", env!("CARGO_PKG_VERSION"));
+            out.write(format!("multisha {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
             0
         }
         other => usage_error(
-            &prog,
-            &prog,
+            prog,
+            prog,
             &UsageError::UnknownCommand(String::from_utf8_lossy(other).into_owned()),
         ),
     }
 }
 
-fn run_sum(kind: Kind, prog: &Prog, args: &[OsString]) -> u8 {
+fn run_sum(kind: Kind, prog: &Prog, args: &[OsString], out: &mut Out) -> u8 {
     let action = match parse(kind, prog, args) {
         Ok(a) => a,
         Err(e) => return usage_error(&prog.name, &prog.help_cmd, &e),
     };
     match action {
         Action::Help(kind) => {
-            print_sum_help(&prog.help_cmd, kind);
+            print_sum_help(&prog.help_cmd, kind, out);
             0
         }
         Action::Version(kind) => {
-            println!(
-                "{} (multisha) {}\nSHA-1/SHA-224/SHA-256 with runtime-dispatched kernels.",
+            let text = format!(
+                "{} (multisha) {}\nSHA-1/SHA-224/SHA-256 with runtime-dispatched kernels.\n",
                 kind.command(),
                 env!("CARGO_PKG_VERSION")
             );
+            out.write(text.as_bytes());
             0
         }
         Action::Sum(mut o) => {
             if let Some(name) = o.variant.take()
                 && let Err(e) = multisha::engine::force(kind.algorithm(), &name)
             {
-                eprintln!("{}: --variant: {e}", prog.name);
+                diag!("{}: --variant: {e}", prog.name);
                 return 1;
             }
             if o.files.is_empty() {
                 o.files.push(OsString::from("-"));
             }
             let ok = if o.check {
-                check::run(&o)
+                check::run(&o, out)
             } else {
-                hash::run_sum(&o)
+                hash::run_sum(&o, out)
             };
             u8::from(!ok)
         }
     }
 }
 
-fn print_top_help(prog: &str) {
+/// The progress bar, as both help texts describe it.
+const PROGRESS_HELP: &str = "\
+A progress bar appears on standard error when it is a terminal and the files to\n\
+hash add up to at least 256 MiB (with --check, counting the files listed so\n\
+far); --no-progress turns it off.\n";
+
+fn print_top_help(prog: &str, out: &mut Out) {
     let text = format!(
         "Usage: {prog} COMMAND [OPTION]... [FILE]...\n\
          SHA-1/SHA-224/SHA-256 checksums with CPU-dispatched kernels.\n\n\
@@ -408,12 +430,13 @@ fn print_top_help(prog: &str) {
          sha1sum, sha224sum, sha256sum   behave like the GNU coreutils tools\n  \
          variants                        list the kernel variants and the active choice\n\n\
          Invoked through a symlink named sha1sum, sha224sum or sha256sum, it behaves as\n\
-         that command. Run '{prog} sha256sum --help' for the options.\n"
+         that command. Run '{prog} sha256sum --help' for the options.\n\n\
+         {PROGRESS_HELP}"
     );
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    out.write(text.as_bytes());
 }
 
-fn print_sum_help(prog: &str, kind: Kind) {
+fn print_sum_help(prog: &str, kind: Kind, out: &mut Out) {
     let bits = match kind {
         Kind::Sha1 => "SHA1 (160-bit)",
         Kind::Sha224 => "SHA224 (224-bit)",
@@ -429,7 +452,8 @@ With no FILE, or when FILE is -, read standard input.\n\n  \
   -t, --text            read in text mode (default)\n  \
   -z, --zero            end each output line with NUL, not newline,\n                          \
                           and disable file name escaping\n      \
-      --variant=NAME    use kernel variant NAME for this run (see 'multisha variants')\n\n\
+      --variant=NAME    use kernel variant NAME for this run (see 'multisha variants')\n      \
+      --no-progress     never show the progress bar\n\n\
 The following five options are useful only when verifying checksums:\n      \
       --ignore-missing  don't fail or report status for missing files\n      \
       --quiet           don't print OK for each successfully verified file\n      \
@@ -438,7 +462,8 @@ The following five options are useful only when verifying checksums:\n      \
   -w, --warn            warn about improperly formatted checksum lines\n\n      \
       --help     display this help and exit\n      \
       --version  output version information and exit\n\n\
-Files are hashed in parallel; output stays in argument order.\n"
+Files are hashed in parallel; output stays in argument order.\n\
+{PROGRESS_HELP}"
     );
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    out.write(text.as_bytes());
 }

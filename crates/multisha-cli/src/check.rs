@@ -1,22 +1,31 @@
 //! `--check`: parses GNU (`hex  name`, `hex *name`, `\`-escaped) and BSD (`TAG (name) = hex`)
 //! checksum lines the way coreutils 9.1's md5sum.c does, hashes the listed files in parallel
-//! and reports in line order with the same messages and exit status.
+//! while the list is still being read, and reports in line order, as soon as each result and
+//! every earlier one are ready, with the same messages and exit status.
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read};
+use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::args::{Kind, Options};
-use crate::hash::{self, Progress};
+use crate::diag::diag;
+use crate::hash;
+use crate::lines::{Line, LineReader};
+use crate::ordered::{self, Event, Place};
+use crate::out::Out;
 use crate::output::{self, quotef, strerror};
+use crate::progress::Progress;
+use crate::std_fds;
 
 /// coreutils' ISWHITE.
 fn is_white(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
-/// Undoes `\\`, `\n` and `\r`; any other escape (or a trailing `\`, or a NUL) is invalid.
+/// Undoes `\\`, `\n` and `\r`; any other escape (or a trailing `\`, or a NUL) is invalid,
+/// as in md5sum.c's `filename_unescape`.
 fn unescape(s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len());
     let mut it = s.iter();
@@ -33,6 +42,20 @@ fn unescape(s: &[u8]) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// The name as coreutils uses it: md5sum.c keeps the whole line but treats the name as a C
+/// string, so an unescaped name ends at its first NUL byte.
+fn c_string(name: &[u8]) -> Vec<u8> {
+    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    name[..end].to_vec()
+}
+
+/// md5sum.c's `hex_digits`: `hex_len` hex digits, then the end of the C string.
+fn is_hex_digest(s: &[u8], hex_len: usize) -> bool {
+    s.len() >= hex_len
+        && s[..hex_len].iter().all(u8::is_ascii_hexdigit)
+        && s.get(hex_len).is_none_or(|&b| b == 0)
 }
 
 /// Line-format state kept across one checksum file (md5sum.c's `bsd_reversed`): once a
@@ -72,7 +95,7 @@ fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u
         let name = if escaped {
             unescape(name)?
         } else {
-            name.to_vec()
+            c_string(name)
         };
         let mut j = close + 1;
         while j < rest.len() && is_white(rest[j]) {
@@ -86,8 +109,7 @@ fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u
             j += 1;
         }
         let hex = &rest[j..];
-        return (hex.len() == hex_len && hex.iter().all(u8::is_ascii_hexdigit))
-            .then_some((hex, name));
+        return is_hex_digest(hex, hex_len).then_some((&hex[..hex_len], name));
     }
     // GNU style: at least the digest, one blank and one name byte.
     let min = hex_len + 2 + usize::from(s.get(i) == Some(&b'\\'));
@@ -117,7 +139,7 @@ fn split_line<'a>(kind: Kind, s: &'a [u8], rev: &mut Reversed) -> Option<(&'a [u
     let name = if escaped {
         unescape(name)?
     } else {
-        name.to_vec()
+        c_string(name)
     };
     Some((hex, name))
 }
@@ -131,192 +153,256 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// A parsed line to verify.
+#[derive(Debug)]
 struct Job {
     expected: Vec<u8>,
     name: Vec<u8>,
 }
 
 /// What one line produced, in order.
+#[derive(Debug)]
 enum Entry {
     Job(Job),
     Misformatted(usize),
 }
 
-/// Checks one checksum file; returns whether everything in it verified.
-fn check_file(o: &Options, list: &[u8], out: &mut dyn Write) -> bool {
-    let is_stdin = list == b"-";
-    let display = if is_stdin {
-        quotef(b"standard input")
-    } else {
-        quotef(list)
-    };
-    let reader: Box<dyn Read> = if is_stdin {
-        Box::new(io::stdin())
-    } else {
-        match File::open(OsStr::from_bytes(list)) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                let _ = out.flush();
-                eprintln!("{}: {display}: {}", o.prog, strerror(&e));
-                return false;
-            }
-        }
-    };
-    let mut reader = BufReader::with_capacity(64 * 1024, reader);
-    let mut entries = Vec::new();
-    let mut rev = Reversed::Unknown;
-    let mut line = Vec::new();
-    let mut line_no = 0usize;
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(_) => {
-                let _ = out.flush();
-                eprintln!("{}: {display}: read error", o.prog);
-                return false;
-            }
-        }
-        line_no += 1;
-        if line[0] == b'#' {
-            continue;
-        }
-        let mut s: &[u8] = &line;
-        if s.last() == Some(&b'\n') {
-            s = &s[..s.len() - 1];
-        }
-        if s.last() == Some(&b'\r') {
-            s = &s[..s.len() - 1];
-        }
-        if s.is_empty() {
-            continue;
-        }
-        match split_line(o.kind, s, &mut rev) {
-            Some((hex, name)) if !(is_stdin && name == b"-") => {
-                entries.push(Entry::Job(Job {
-                    expected: hex.to_ascii_lowercase(),
-                    name,
-                }));
-            }
-            _ => entries.push(Entry::Misformatted(line_no)),
-        }
-    }
+/// The lines of one checksum list as entries to process; stops at a read error, which it
+/// keeps for the caller.
+struct Entries<'a, R> {
+    lines: LineReader<R>,
+    kind: Kind,
+    is_stdin: bool,
+    rev: Reversed,
+    line_no: usize,
+    progress: &'a Progress,
+    error: Option<io::Error>,
+}
 
-    // Hash every listed file in parallel; results come back in line order.
-    let names: Vec<&[u8]> = entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Job(j) => Some(j.name.as_slice()),
-            Entry::Misformatted(_) => None,
-        })
-        .collect();
-    let progress = Progress::for_files(names.iter().copied());
-    let mut results = Vec::with_capacity(names.len());
-    hash::hash_many(o.kind, &names, &progress, |_, r| results.push(r));
-    progress.finish();
+impl<R: io::BufRead> Iterator for Entries<'_, R> {
+    type Item = (Entry, Place);
 
-    let mut results = results.into_iter();
-    let (mut misformatted, mut unreadable, mut mismatched) = (0usize, 0usize, 0usize);
-    let mut properly_formatted = false;
-    let mut verified = false;
-    let mut buf = Vec::new();
-    for entry in &entries {
-        let job = match entry {
-            Entry::Misformatted(n) => {
-                misformatted += 1;
-                if o.warn {
-                    let _ = out.flush();
-                    eprintln!(
-                        "{}: {display}: {n}: improperly formatted {} checksum line",
-                        o.prog,
-                        o.kind.tag()
-                    );
+    fn next(&mut self) -> Option<(Entry, Place)> {
+        loop {
+            let line = match self.lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => return None,
+                Err(e) => {
+                    self.error = Some(e);
+                    return None;
                 }
+            };
+            self.line_no += 1;
+            let misformatted = (Entry::Misformatted(self.line_no), Place::Nothing);
+            let mut s = match line {
+                Line::TooLong(b'#') => continue,
+                // Not kept, to bound memory. coreutils reads it whole: misformatted there
+                // too, unless it is a proper line, whose name is then too long to open
+                // (or, in the pathological case, cut short by a NUL byte).
+                Line::TooLong(_) => return Some(misformatted),
+                Line::Text(s) => s,
+            };
+            if s[0] == b'#' {
                 continue;
             }
-            Entry::Job(j) => j,
-        };
-        properly_formatted = true;
-        let Some(result) = results.next() else { break };
-        buf.clear();
-        match result {
-            Err(e) => {
-                if o.ignore_missing && e.kind() == io::ErrorKind::NotFound {
-                    continue;
-                }
-                unreadable += 1;
-                let _ = out.flush();
-                eprintln!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
-                if !o.status {
-                    output::check_name(&mut buf, &job.name);
-                    buf.extend_from_slice(b": FAILED open or read\n");
-                }
+            if s.last() == Some(&b'\n') {
+                s = &s[..s.len() - 1];
             }
-            Ok(digest) => {
-                verified = true;
-                let mut hex = Vec::with_capacity(digest.len() * 2);
-                output::push_hex(&mut hex, &digest);
-                let matched = hex == job.expected;
-                if !matched {
-                    mismatched += 1;
-                }
-                if !o.status && (!matched || !o.quiet) {
-                    output::check_name(&mut buf, &job.name);
-                    buf.extend_from_slice(if matched { b": OK\n" } else { b": FAILED\n" });
-                }
+            if s.last() == Some(&b'\r') {
+                s = &s[..s.len() - 1];
             }
-        }
-        if out.write_all(&buf).is_err() {
-            return false;
+            if s.is_empty() {
+                continue;
+            }
+            return Some(match split_line(self.kind, s, &mut self.rev) {
+                Some((hex, name)) if !(self.is_stdin && name == b"-") => {
+                    hash::count_sizes(self.progress, std::iter::once(name.as_slice()));
+                    let place = hash::place_of(&name);
+                    let expected = hex.to_ascii_lowercase();
+                    (Entry::Job(Job { expected, name }), place)
+                }
+                _ => misformatted,
+            });
         }
     }
-    let _ = out.flush();
+}
 
-    if !properly_formatted {
-        eprintln!(
+/// Per-list counts, as md5sum.c keeps them.
+#[derive(Debug, Default)]
+struct Tally {
+    misformatted: usize,
+    unreadable: usize,
+    mismatched: usize,
+    properly_formatted: bool,
+    verified: bool,
+}
+
+/// Reports one entry (in line order); returns `Break` once output is pointless.
+fn report(
+    o: &Options,
+    display: &str,
+    entry: Entry,
+    result: Option<io::Result<Vec<u8>>>,
+    tally: &mut Tally,
+    out: &mut Out,
+) -> ControlFlow<()> {
+    let (job, result) = match (entry, result) {
+        (Entry::Job(job), Some(result)) => (job, result),
+        (Entry::Misformatted(n), _) => {
+            tally.misformatted += 1;
+            if o.warn {
+                out.flush();
+                diag!(
+                    "{}: {display}: {n}: improperly formatted {} checksum line",
+                    o.prog,
+                    o.kind.tag()
+                );
+            }
+            return keep_going(out);
+        }
+        // A job always has a result; this arm only keeps the match total.
+        (Entry::Job(_), None) => return ControlFlow::Continue(()),
+    };
+    tally.properly_formatted = true;
+    let mut buf = Vec::new();
+    match result {
+        Err(e) => {
+            if o.ignore_missing && e.kind() == io::ErrorKind::NotFound {
+                return ControlFlow::Continue(());
+            }
+            tally.unreadable += 1;
+            out.flush();
+            diag!("{}: {}: {}", o.prog, quotef(&job.name), strerror(&e));
+            if !o.status {
+                output::check_name(&mut buf, &job.name);
+                buf.extend_from_slice(b": FAILED open or read\n");
+            }
+        }
+        Ok(digest) => {
+            tally.verified = true;
+            let mut hex = Vec::with_capacity(digest.len() * 2);
+            output::push_hex(&mut hex, &digest);
+            let matched = hex == job.expected;
+            if !matched {
+                tally.mismatched += 1;
+            }
+            if !o.status && (!matched || !o.quiet) {
+                output::check_name(&mut buf, &job.name);
+                buf.extend_from_slice(if matched { b": OK\n" } else { b": FAILED\n" });
+            }
+        }
+    }
+    out.write(&buf);
+    keep_going(out)
+}
+
+/// Stops once nobody reads the output any more.
+fn keep_going(out: &Out) -> ControlFlow<()> {
+    if out.broken_pipe() {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
+/// The warnings after a list; returns whether the list verified.
+fn summarize(o: &Options, display: &str, t: &Tally) -> bool {
+    if !t.properly_formatted {
+        diag!(
             "{}: {display}: no properly formatted checksum lines found",
             o.prog
         );
         return false;
     }
     if !o.status {
-        if misformatted > 0 {
-            let what = plural(misformatted, "line is", "lines are");
-            eprintln!("{}: WARNING: {what} improperly formatted", o.prog);
+        if t.misformatted > 0 {
+            let what = plural(t.misformatted, "line is", "lines are");
+            diag!("{}: WARNING: {what} improperly formatted", o.prog);
         }
-        if unreadable > 0 {
-            let what = plural(unreadable, "listed file", "listed files");
-            eprintln!("{}: WARNING: {what} could not be read", o.prog);
+        if t.unreadable > 0 {
+            let what = plural(t.unreadable, "listed file", "listed files");
+            diag!("{}: WARNING: {what} could not be read", o.prog);
         }
-        if mismatched > 0 {
-            let what = plural(mismatched, "computed checksum", "computed checksums");
-            eprintln!("{}: WARNING: {what} did NOT match", o.prog);
+        if t.mismatched > 0 {
+            let what = plural(t.mismatched, "computed checksum", "computed checksums");
+            diag!("{}: WARNING: {what} did NOT match", o.prog);
         }
-        if o.ignore_missing && !verified {
-            eprintln!("{}: {display}: no file was verified", o.prog);
+        if o.ignore_missing && !t.verified {
+            diag!("{}: {display}: no file was verified", o.prog);
         }
     }
-    mismatched == 0
-        && unreadable == 0
-        && (!o.strict || misformatted == 0)
-        && (!o.ignore_missing || verified)
+    t.mismatched == 0
+        && t.unreadable == 0
+        && (!o.strict || t.misformatted == 0)
+        && (!o.ignore_missing || t.verified)
+}
+
+/// Checks one checksum file; returns whether everything in it verified.
+fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
+    let is_stdin = list == b"-";
+    let display = if is_stdin {
+        quotef(b"standard input")
+    } else {
+        quotef(list)
+    };
+    let reader: Box<dyn Read + Send> = if is_stdin {
+        Box::new(std_fds::stdin())
+    } else {
+        match File::open(OsStr::from_bytes(list)) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                out.flush();
+                diag!("{}: {display}: {}", o.prog, strerror(&e));
+                return false;
+            }
+        }
+    };
+    let progress = Progress::new(o.progress);
+    let mut entries = Entries {
+        lines: LineReader::new(BufReader::with_capacity(64 * 1024, reader)),
+        kind: o.kind,
+        is_stdin,
+        rev: Reversed::Unknown,
+        line_no: 0,
+        progress: &progress,
+        error: None,
+    };
+    let mut tally = Tally::default();
+    ordered::run(
+        &mut entries,
+        |entry| match entry {
+            Entry::Job(job) => Some(hash::hash_file(o.kind, &job.name, &progress)),
+            Entry::Misformatted(_) => None,
+        },
+        |event| match event {
+            Event::Waiting => {
+                out.flush();
+                ControlFlow::Continue(())
+            }
+            Event::Ready(entry, result) => {
+                report(o, &display, entry, result.flatten(), &mut tally, out)
+            }
+        },
+    );
+    progress.finish();
+    out.flush();
+    if out.broken_pipe() {
+        return false;
+    }
+    if entries.error.is_some() {
+        diag!("{}: {display}: read error", o.prog);
+        return false;
+    }
+    summarize(o, &display, &tally)
 }
 
 /// `--check` over every listed checksum file; returns overall success.
-pub(crate) fn run(o: &Options) -> bool {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+pub(crate) fn run(o: &Options, out: &mut Out) -> bool {
     let mut ok = true;
     for f in &o.files {
-        ok &= check_file(o, f.as_bytes(), &mut out);
-    }
-    // Like the hashing mode: a failed write (a full disk, say) fails the run.
-    if let Err(e) = out.flush() {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("{}: write error: {}", o.prog, strerror(&e));
+        ok &= check_file(o, f.as_bytes(), out);
+        if out.broken_pipe() {
+            return false;
         }
-        return false;
     }
     ok
 }
@@ -339,5 +425,26 @@ mod tests {
         assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
         let line = format!("\\{h}  bad\\x");
         assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
+    }
+
+    #[test]
+    fn names_end_at_nul_unless_escaped() {
+        let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        let mut rev = Reversed::Unknown;
+        let split = |line: String, rev: &mut Reversed| {
+            split_line(Kind::Sha256, line.as_bytes(), rev).map(|(_, name)| name)
+        };
+        assert_eq!(split(format!("{h}  a\0b"), &mut rev), Some(b"a".to_vec()));
+        assert_eq!(
+            split(format!("SHA256 (a\0b) = {h}"), &mut rev),
+            Some(b"a".to_vec())
+        );
+        assert_eq!(
+            split(format!("SHA256 (a) = {h}\0x"), &mut rev),
+            Some(b"a".to_vec())
+        );
+        assert_eq!(split(format!("SHA256 (a) = {h}0\0"), &mut rev), None);
+        assert_eq!(split(format!("\\{h}  a\0b"), &mut rev), None);
+        assert_eq!(split(format!("\\SHA256 (a\0b) = {h}"), &mut rev), None);
     }
 }

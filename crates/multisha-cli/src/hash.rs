@@ -1,29 +1,34 @@
-//! Reading and hashing inputs: standard input, mmap for large regular files (buffered reads
-//! otherwise or when mapping fails), many files in parallel with results in argument order,
-//! and an optional progress bar.
+//! Reading and hashing inputs (standard input or files, always with `read` into a fixed
+//! buffer per thread, never mapped), and hashing mode: many files in parallel, each line
+//! printed as soon as it and every earlier one are ready.
 
+use std::cell::RefCell;
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use multisha::Digest;
-use rayon::prelude::*;
 
 use crate::args::{Kind, Options};
+use crate::diag::diag;
+use crate::ordered::{self, Event, Place};
+use crate::out::Out;
 use crate::output;
+use crate::progress::Progress;
+use crate::readahead::{self, fill};
+use crate::std_fds;
 
-/// Regular files at least this large are mapped instead of read (below it, `read` into one
-/// buffer is as fast and avoids the page-table setup).
-const MMAP_MIN: u64 = 256 * 1024;
-/// Streaming read size, and the step at which mapped data advances the progress bar.
-const CHUNK: usize = 1 << 20;
-/// The progress bar appears only when this much data is to be hashed.
-const PROGRESS_MIN: u64 = 256 << 20;
-/// Files hashed per parallel batch: results are printed batch by batch, so output starts
-/// early and memory stays bounded for huge argument lists.
-const BATCH: usize = 4096;
+/// Read size: inputs that fit are hashed with one one-shot call, larger ones are streamed
+/// through the incremental hasher, so memory stays at a few buffers per thread. Small enough
+/// to stay in L2 cache between the copy out of the page cache and the hashing. (Memory
+/// mapping would save the copy, but a file truncated while mapped kills the process with
+/// SIGBUS.)
+const CHUNK: usize = 256 * 1024;
+/// Past this many bytes an input is read on a helper thread while it is hashed (starting
+/// that thread costs far less than hashing this much).
+const READAHEAD_AFTER: usize = 4 << 20;
 
 /// An incremental hasher for the chosen tool.
 enum Hasher {
@@ -67,177 +72,123 @@ fn oneshot(kind: Kind, data: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Progress reporting shared by all worker threads; a no-op unless enabled.
-#[derive(Clone)]
-pub(crate) struct Progress(Option<ProgressBar>);
-
-impl Progress {
-    /// A bar on stderr when stderr is a terminal and `total` bytes is a lot.
-    pub(crate) fn for_total(total: u64) -> Self {
-        use std::io::IsTerminal;
-        if total < PROGRESS_MIN || !io::stderr().is_terminal() {
-            return Progress(None);
-        }
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
-        ) {
-            bar.set_style(style);
-        }
-        Progress(Some(bar))
-    }
-
-    /// Total size of the regular files among `names` (for deciding on a bar).
-    pub(crate) fn for_files<'a>(names: impl Iterator<Item = &'a [u8]>) -> Self {
-        let total = names
-            .filter(|n| *n != b"-")
-            .filter_map(|n| std::fs::metadata(OsStr::from_bytes(n)).ok())
-            .filter(std::fs::Metadata::is_file)
-            .map(|m| m.len())
-            .sum();
-        Self::for_total(total)
-    }
-
-    fn inc(&self, n: usize) {
-        if let Some(bar) = &self.0 {
-            bar.inc(n as u64);
-        }
-    }
-
-    fn enabled(&self) -> bool {
-        self.0.is_some()
-    }
-
-    pub(crate) fn finish(&self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
-    }
+thread_local! {
+    /// Each thread's read buffer, reused for every input it hashes.
+    static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-fn hash_reader(kind: Kind, r: &mut dyn Read, progress: &Progress) -> io::Result<Vec<u8>> {
-    let mut hasher = Hasher::new(kind);
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) => return Ok(hasher.finish()),
-            Ok(n) => {
-                hasher.update(&buf[..n]);
-                progress.inc(n);
+/// Hashes everything `r` yields: small inputs in one call from this thread's buffer,
+/// long ones streamed through the incremental hasher.
+fn hash_reader(kind: Kind, r: &mut (dyn Read + Send), progress: &Progress) -> io::Result<Vec<u8>> {
+    BUF.with_borrow_mut(|buf| {
+        buf.resize(CHUNK, 0);
+        let n = fill(r, buf)?;
+        progress.inc(n);
+        if n < buf.len() {
+            return Ok(oneshot(kind, &buf[..n]));
+        }
+        let mut hasher = Hasher::new(kind);
+        hasher.update(buf);
+        let mut total = n;
+        while total < READAHEAD_AFTER {
+            let n = fill(r, buf)?;
+            if n == 0 {
+                return Ok(hasher.finish());
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            hasher.update(&buf[..n]);
+            progress.inc(n);
+            total += n;
         }
-    }
-}
-
-fn hash_bytes(kind: Kind, data: &[u8], progress: &Progress) -> Vec<u8> {
-    if !progress.enabled() {
-        return oneshot(kind, data);
-    }
-    let mut hasher = Hasher::new(kind);
-    for chunk in data.chunks(CHUNK) {
-        hasher.update(chunk);
-        progress.inc(chunk.len());
-    }
-    hasher.finish()
+        readahead::for_each_chunk(r, |chunk| {
+            hasher.update(chunk);
+            progress.inc(chunk.len());
+        })?;
+        Ok(hasher.finish())
+    })
 }
 
 /// Hashes the file called `name` (`-` is standard input).
 pub(crate) fn hash_file(kind: Kind, name: &[u8], progress: &Progress) -> io::Result<Vec<u8>> {
     if name == b"-" {
-        let stdin = io::stdin();
-        let mut lock = stdin.lock();
-        return hash_reader(kind, &mut lock, progress);
+        return hash_reader(kind, &mut std_fds::stdin(), progress);
     }
     let mut file = File::open(OsStr::from_bytes(name))?;
-    let meta = file.metadata()?;
-    if meta.is_file() && meta.len() >= MMAP_MIN {
-        // `Mmap::map` is unsafe because the mapping aliases the file: if another process
-        // truncates or rewrites it while we hash, we may read changed bytes or get SIGBUS.
-        // Like ripgrep, we accept that risk for regular files only (never for pipes, devices
-        // or procfs-like files), since a concurrent writer makes any checksum meaningless.
-        // SAFETY: a regular file, mapped read-only, the map dropped before returning.
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return Ok(hash_bytes(kind, &map, progress));
-        }
-        // Mapping can fail (e.g. some network file systems): fall back to reading.
-    }
-    if meta.is_file() && meta.len() < MMAP_MIN {
-        let mut data = Vec::with_capacity(meta.len() as usize + 1);
-        file.read_to_end(&mut data)?;
-        progress.inc(data.len());
-        return Ok(oneshot(kind, &data));
-    }
     hash_reader(kind, &mut file, progress)
 }
 
-/// Hashes `names` in parallel, calling `emit` for each result in argument order.
-pub(crate) fn hash_many<'a, F>(kind: Kind, names: &[&'a [u8]], progress: &Progress, mut emit: F)
-where
-    F: FnMut(&'a [u8], io::Result<Vec<u8>>),
-{
-    // Standard input can be read only once at a time: more than one `-` means sequential
-    // reads in argument order, as coreutils does.
-    let stdin_count = names.iter().filter(|n| **n == b"-").count();
-    if stdin_count > 1 || names.len() == 1 {
-        for &n in names {
-            emit(n, hash_file(kind, n, progress));
-        }
+/// Where to hash `name`: standard input is read on the feeder thread, so that several `-`
+/// read it one after another in argument order, as coreutils does.
+pub(crate) fn place_of(name: &[u8]) -> Place {
+    if name == b"-" {
+        Place::Feeder
+    } else {
+        Place::Pool
+    }
+}
+
+/// Adds the sizes of the regular files among `names` to the progress total.
+pub(crate) fn count_sizes<'a>(progress: &Progress, names: impl Iterator<Item = &'a [u8]>) {
+    if !progress.enabled() {
         return;
     }
-    for batch in names.chunks(BATCH) {
-        let results: Vec<io::Result<Vec<u8>>> = batch
-            .par_iter()
-            .map(|n| hash_file(kind, n, progress))
-            .collect();
-        for (&n, r) in batch.iter().zip(results) {
-            emit(n, r);
+    for name in names.filter(|n| *n != b"-") {
+        if let Ok(meta) = std::fs::metadata(OsStr::from_bytes(name))
+            && meta.is_file()
+        {
+            progress.add_total(meta.len());
         }
     }
 }
 
 /// Hashing mode: prints one line per file; returns whether all files could be read.
-pub(crate) fn run_sum(o: &Options) -> bool {
-    let names: Vec<&[u8]> = o.files.iter().map(|f| f.as_bytes()).collect();
-    let progress = Progress::for_files(names.iter().copied());
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
+    let progress = Progress::new(o.progress);
+    count_sizes(&progress, o.files.iter().map(|f| f.as_bytes()));
     let mut ok = true;
-    let mut write_failed = None;
     let mut line = Vec::with_capacity(256);
-    hash_many(o.kind, &names, &progress, |name, result| {
-        if write_failed.is_some() {
-            return;
-        }
-        match result {
-            Ok(digest) => {
-                line.clear();
-                let binary = o.binary == Some(true);
-                output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
-                if let Err(e) = out.write_all(&line) {
-                    write_failed = Some(e);
+    let items = o
+        .files
+        .iter()
+        .map(|f| (f.as_bytes(), place_of(f.as_bytes())));
+    ordered::run(
+        items,
+        |name| hash_file(o.kind, name, &progress),
+        |event| {
+            let (name, result) = match event {
+                Event::Waiting => {
+                    // Nothing to print for a while: let what is ready be seen.
+                    out.flush();
+                    return ControlFlow::Continue(());
                 }
+                Event::Ready(name, result) => (name, result),
+            };
+            match result {
+                Some(Ok(digest)) => {
+                    line.clear();
+                    let binary = o.binary == Some(true);
+                    output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
+                    out.write(&line);
+                }
+                Some(Err(e)) => {
+                    ok = false;
+                    // Keep stdout and stderr in order when both go to the same place.
+                    out.flush();
+                    diag!(
+                        "{}: {}: {}",
+                        o.prog,
+                        output::quotef(name),
+                        output::strerror(&e)
+                    );
+                }
+                None => {}
             }
-            Err(e) => {
-                ok = false;
-                // Keep stdout and stderr in order when both go to the same place.
-                let _ = out.flush();
-                eprintln!(
-                    "{}: {}: {}",
-                    o.prog,
-                    output::quotef(name),
-                    output::strerror(&e)
-                );
+            if out.broken_pipe() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
-    });
+        },
+    );
     progress.finish();
-    if let Err(e) = write_failed.map_or_else(|| out.flush(), Err) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("{}: write error: {}", o.prog, output::strerror(&e));
-        }
-        return false;
-    }
-    ok
+    ok && !out.broken_pipe()
 }

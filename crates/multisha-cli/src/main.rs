@@ -4,8 +4,15 @@
 
 mod args;
 mod check;
+mod diag;
 mod hash;
+mod lines;
+mod ordered;
+mod out;
 mod output;
+mod progress;
+mod readahead;
+mod std_fds;
 mod variants;
 
 use std::ffi::OsString;

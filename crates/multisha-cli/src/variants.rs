@@ -2,20 +2,26 @@
 //! variant the dispatcher picked and why.
 
 use std::ffi::OsString;
-use std::io::Write;
 
 use multisha::engine::{Algorithm, CpuFeatures, Function};
 
-/// Prints every variant of every algorithm; returns the exit status.
-pub(crate) fn run(prog: &str, args: &[OsString]) -> u8 {
+use crate::diag::diag;
+use crate::out::Out;
+
+/// Prints every variant of every algorithm; returns the exit status (a failed write is
+/// reported by the caller, when `out` is finished).
+pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
     if let Some(arg) = args.first() {
         if arg == "--help" {
-            println!(
-                "Usage: {prog} variants\nList the kernel variants, their required CPU features, availability, and the active choice with its reason."
+            out.write(
+                format!(
+                    "Usage: {prog} variants\nList the kernel variants, their required CPU features, availability, and the active choice with its reason.\n"
+                )
+                .as_bytes(),
             );
             return 0;
         }
-        eprintln!(
+        diag!(
             "{prog}: variants: unexpected argument '{}'\nTry '{prog} --help' for more information.",
             arg.to_string_lossy()
         );
@@ -67,9 +73,6 @@ pub(crate) fn run(prog: &str, args: &[OsString]) -> u8 {
             selection.reason
         ));
     }
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => 0,
-        Err(_) => 1,
-    }
+    out.write(text.as_bytes());
+    0
 }

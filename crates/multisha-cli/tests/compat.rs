@@ -473,3 +473,320 @@ fn help_version_and_usage_errors() {
         assert!(show(&out.stderr).contains("--help"));
     }
 }
+
+/// Runs `tool args...` through bash with the redirections `redir` (such as `<&-` or
+/// `>/dev/full`) applied to the exec: ours when `mine`, else coreutils'.
+fn redirected(mine: bool, tool: &str, args: &[&[u8]], redir: &str, dir: &Path) -> Output {
+    let mut cmd = Command::new("bash");
+    let script = format!("p=$1; a=$2; shift 2; exec -a \"$a\" \"$p\" \"$@\" {redir}");
+    cmd.arg("-c").arg(script).arg("bash");
+    cmd.arg(if mine { EXE } else { tool }).arg(tool);
+    cmd.args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)));
+    run(cmd, dir, None)
+}
+
+/// Like `same`, with redirections applied to both runs.
+fn same_redirected(tool: &str, args: &[&[u8]], redir: &str, dir: &Path) -> Output {
+    let a = redirected(true, tool, args, redir, dir);
+    let b = redirected(false, tool, args, redir, dir);
+    let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
+    assert_eq!(
+        show(&a.stdout),
+        show(&b.stdout),
+        "stdout of {tool} {shown:?} {redir}"
+    );
+    assert_eq!(
+        show(&a.stderr),
+        show(&b.stderr),
+        "stderr of {tool} {shown:?} {redir}"
+    );
+    assert_eq!(
+        a.status.code(),
+        b.status.code(),
+        "status of {tool} {shown:?} {redir}"
+    );
+    a
+}
+
+/// Files and checksum lists shared by the redirection tests; returns the file names.
+fn std_streams_fixture(d: &Path) -> Vec<Vec<u8>> {
+    let names = fixture(d);
+    let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    let list = format!("{h}  empty\ngarbage\n{h}  missing\n{h}  abc\n");
+    fs::write(d.join("mixed.sums"), list).expect("write");
+    fs::write(d.join("dash.sums"), format!("{h}  -\n{h}  empty\n")).expect("write");
+    // More output than any stdio or BufWriter buffer, so a write fails mid-run.
+    let many: String = (0..3000).map(|_| format!("{h}  empty\n")).collect();
+    fs::write(d.join("many.sums"), many).expect("write");
+    names
+}
+
+#[test]
+fn closed_standard_input_matches() {
+    if !have("sha256sum") || !have("bash") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std_streams_fixture(d);
+    let cases: &[&[&[u8]]] = &[
+        &[],
+        &[b"-"],
+        &[b"abc", b"-", b"empty"],
+        &[b"-", b"-"],
+        &[b"--tag", b"-"],
+        &[b"abc"],
+        &[b"-c"],
+        &[b"-c", b"-"],
+        &[b"-c", b"mixed.sums", b"-"],
+        &[b"-c", b"dash.sums"],
+        &[b"-c", b"--status", b"dash.sums"],
+    ];
+    for args in cases {
+        same_redirected("sha256sum", args, "<&-", d);
+        same_redirected("sha256sum", args, "<&- >&-", d);
+    }
+}
+
+#[test]
+fn closed_standard_output_matches() {
+    if !have("sha256sum") || !have("bash") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std_streams_fixture(d);
+    let cases: &[&[&[u8]]] = &[
+        &[b"abc"],
+        &[b"--help"],
+        &[b"--version"],
+        &[b"missing"],
+        &[b"abc", b"missing", b"empty"],
+        &[b"--bogus"],
+        &[b"-c", b"mixed.sums"],
+        &[b"-c", b"--status", b"mixed.sums"],
+        &[b"-c", b"many.sums"],
+        &[b"-c", b"/dev/null"],
+    ];
+    for args in cases {
+        same_redirected("sha256sum", args, ">&-", d);
+        // A closed standard error must not change anything else.
+        let out = same_redirected("sha256sum", args, ">&- 2>&-", d);
+        assert!(out.stderr.is_empty());
+    }
+    let out = same_redirected("sha256sum", &[b"abc", b"missing"], "2>&-", d);
+    assert!(!out.stdout.is_empty());
+}
+
+#[test]
+fn full_standard_output_matches() {
+    if !have("sha256sum") || !have("bash") || !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let names = std_streams_fixture(d);
+    let mut all: Vec<&[u8]> = Vec::new();
+    for _ in 0..300 {
+        all.extend(names.iter().map(Vec::as_slice));
+    }
+    all.push(b"missing");
+    all.push(b"abc");
+    let cases: &[&[&[u8]]] = &[
+        &[b"abc"],
+        &[b"--help"],
+        &[b"--version"],
+        &[b"missing", b"abc"],
+        &[b"abc", b"missing"],
+        &all,
+        &[b"-c", b"mixed.sums"],
+        &[b"-c", b"-w", b"many.sums", b"mixed.sums"],
+    ];
+    for args in cases {
+        let out = same_redirected("sha256sum", args, ">/dev/full", d);
+        assert_eq!(out.status.code(), Some(1));
+    }
+    // A full standard error: no panic, the same status.
+    same_redirected("sha256sum", &[b"missing", b"abc"], "2>/dev/full", d);
+    same_redirected(
+        "sha256sum",
+        &[b"-c", b"-w", b"mixed.sums"],
+        "2>/dev/full",
+        d,
+    );
+}
+
+/// `multisha` itself (no coreutils counterpart): every way of writing to standard output
+/// fails cleanly with coreutils' message.
+#[test]
+fn multisha_commands_report_write_errors() {
+    if !have("bash") || !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases: &[&[&[u8]]] = &[
+        &[b"--help"],
+        &[b"--version"],
+        &[b"variants"],
+        &[b"variants", b"--help"],
+        &[b"sha256sum", b"--help"],
+        &[b"sha1sum", b"--version"],
+    ];
+    for args in cases {
+        for (redir, msg) in [
+            (">/dev/full", "multisha: write error\n"),
+            (">&-", "multisha: write error: Bad file descriptor\n"),
+        ] {
+            let out = redirected(true, "multisha", args, redir, dir.path());
+            let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
+            assert_eq!(out.status.code(), Some(1), "{shown:?} {redir}");
+            assert_eq!(show(&out.stderr), msg, "{shown:?} {redir}");
+        }
+    }
+}
+
+/// Checks `list` both as a file and on standard input, with several option sets.
+fn same_check_list(list: &[u8], d: &Path) {
+    fs::write(d.join("list"), list).expect("write");
+    for opts in [
+        &[][..],
+        &[&b"-w"[..]][..],
+        &[b"--strict", b"-w"],
+        &[b"--quiet"],
+    ] {
+        let mut args: Vec<&[u8]> = vec![b"-c"];
+        args.extend_from_slice(opts);
+        same("sha256sum", &args, d, Some(list));
+        args.push(b"list");
+        same("sha256sum", &args, d, None);
+    }
+}
+
+#[test]
+fn long_check_lines_match() {
+    if !have("sha256sum") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    fs::write(d.join("a"), b"hi\n").expect("write");
+    let h = "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4";
+    let ok = format!("{h}  a\n");
+    let mut list = Vec::new();
+    // Lines far longer than any useful one (comments among them), then no final newline.
+    for (first, len) in [
+        (b'x', 100_000),
+        (b'#', 70_000),
+        (b'#', 200_000),
+        (b'y', 65_600),
+    ] {
+        list.push(first);
+        list.resize(list.len() + len, b'x');
+        list.push(b'\n');
+        list.extend_from_slice(ok.as_bytes());
+    }
+    // Just under the cap: a proper line whose name is too long to open.
+    list.extend_from_slice(format!("{h}  ").as_bytes());
+    list.resize(list.len() + 60_000, b'n');
+    list.push(b'\n');
+    list.resize(list.len() + 300_000, b'z');
+    same_check_list(&list, d);
+}
+
+#[test]
+fn nul_in_check_lines_matches() {
+    if !have("sha256sum") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    fs::write(d.join("a"), b"hi\n").expect("write");
+    fs::write(d.join("a\\b"), b"hi\n").expect("write");
+    let h = "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4";
+    // coreutils keeps the whole line but uses the name as a C string: an unescaped name
+    // ends at its NUL; an escaped one with a NUL is misformatted; in the BSD form the
+    // digest may be followed by a NUL and anything.
+    let lines = [
+        format!("{h}  a\0b\n"),
+        format!("{h}  a\0\n"),
+        format!("{h}  a\0\r\n"),
+        format!("{h} *a\0b\n{h} a\n"),
+        format!("{h} a\0b\n{h}  a\n"),
+        format!("{h}  \0b\n"),
+        format!("{h} \0b\n"),
+        format!("{h}  -\0x\n"),
+        format!("\0{h}  a\n"),
+        format!("{h}\0 a\n"),
+        format!("{}\0  a\n", &h[1..]),
+        format!("\\{h}  a\0b\n"),
+        format!("\\{h}  a\\\\\0b\n"),
+        format!("SHA256 (a\0b) = {h}\n"),
+        format!("SHA256 (a) = {h}\0xx\n"),
+        format!("SHA256 (a\0)) = {h}\0)\n"),
+        format!("SHA256 (a) = {h}0\0\n"),
+        format!("SHA256 (a) = {}\0\n", &h[1..]),
+        format!("SHA256 (\0a) = {h}\n"),
+        format!("SHA256\0 (a) = {h}\n"),
+        "SHA256 (a\0\n".to_owned(),
+        format!("\\SHA256 (a\0b) = {h}\n"),
+        format!("\\SHA256 (a\\\\b) = {h}\0\n"),
+        format!("{h}  a\n\0\n#\0\n"),
+    ];
+    for list in &lines {
+        same_check_list(list.as_bytes(), d);
+    }
+}
+
+#[test]
+fn no_progress_is_accepted_and_documented() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let names = fixture(d);
+    let sums = ours("sha256sum", &[b"abc", b"empty"], d, None);
+    fs::write(d.join("ok.sums"), &sums.stdout).expect("write");
+    let cases: &[&[&[u8]]] = &[
+        &[b"abc", b"empty"],
+        &[b"--tag", b"abc"],
+        &[b"-c", b"ok.sums"],
+        &[b"-c", b"--quiet", b"ok.sums"],
+        &[],
+    ];
+    // Any unambiguous prefix, anywhere: the output is that of the run without it.
+    for flag in [&b"--no-progress"[..], b"--no", b"--n"] {
+        for args in cases {
+            let plain = ours("sha256sum", args, d, Some(b"in"));
+            let mut with: Vec<&[u8]> = vec![flag];
+            with.extend_from_slice(args);
+            let a = ours("sha256sum", &with, d, Some(b"in"));
+            assert_eq!(show(&a.stdout), show(&plain.stdout), "{with:?}");
+            assert_eq!(show(&a.stderr), show(&plain.stderr));
+            assert_eq!(a.status.code(), plain.status.code());
+        }
+    }
+    let mut all: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    all.push(b"--no-progress");
+    let a = ours("sha256sum", &all, d, None);
+    all.pop();
+    if have("sha256sum") {
+        let b = theirs("sha256sum", &all, d, None);
+        assert_eq!(show(&a.stdout), show(&b.stdout));
+    }
+    let out = ours("sha256sum", &[b"--no-progress=1"], d, None);
+    assert_eq!(
+        show(&out.stderr),
+        "sha256sum: option '--no-progress' doesn't allow an argument\n\
+         Try 'sha256sum --help' for more information.\n"
+    );
+
+    for args in [&["sha256sum", "--help"][..], &["--help"]] {
+        let mut cmd = Command::new(EXE);
+        cmd.args(args);
+        let text = show(&run(cmd, d, None).stdout);
+        for needle in ["--no-progress", "256 MiB", "standard error", "terminal"] {
+            assert!(
+                text.contains(needle),
+                "{args:?} help lacks {needle:?}:\n{text}"
+            );
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Streaming and robustness of the CLI: output appears while input is still being read,
+//! memory stays bounded, and a file that shrinks while it is hashed does not kill the
+//! process (it used to be memory-mapped: SIGBUS).
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const EXE: &str = env!("CARGO_BIN_EXE_multisha");
+const EMPTY: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+/// Generous for a slow debug build on a loaded machine; only reached when a test fails.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Starts `sha256sum args...` (ours, multi-call) with all three streams piped.
+fn spawn(args: &[&str], dir: &Path) -> Child {
+    Command::new(EXE)
+        .arg0("sha256sum")
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
+/// Lines of a child's stream, as they come.
+fn lines_of<R: Read + Send + 'static>(r: R) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(r).lines() {
+            let Ok(line) = line else { return };
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+fn stdout_lines(child: &mut Child) -> Receiver<String> {
+    let out: ChildStdout = child.stdout.take().expect("stdout");
+    lines_of(out)
+}
+
+fn stderr_lines(child: &mut Child) -> Receiver<String> {
+    let err: ChildStderr = child.stderr.take().expect("stderr");
+    lines_of(err)
+}
+
+fn next(rx: &Receiver<String>, what: &str) -> String {
+    rx.recv_timeout(PATIENCE)
+        .unwrap_or_else(|_| panic!("no {what} while the input is still open"))
+}
+
+/// The peak resident set (VmHWM) of a running process, in KiB.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn hashing_prints_each_line_once_it_and_earlier_ones_are_ready() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fs::write(dir.path().join("abc"), b"abc").expect("write");
+    let mut child = spawn(&["abc", "-", "abc"], dir.path());
+    let out = stdout_lines(&mut child);
+    // "abc" is ready long before standard input ends: it must not wait for it.
+    assert_eq!(next(&out, "first line"), format!("{ABC}  abc"));
+    drop(child.stdin.take());
+    assert_eq!(next(&out, "second line"), format!("{EMPTY}  -"));
+    assert_eq!(next(&out, "third line"), format!("{ABC}  abc"));
+    assert!(child.wait().expect("wait").success());
+}
+
+#[test]
+fn check_reports_while_the_list_is_still_being_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fs::write(dir.path().join("abc"), b"abc").expect("write");
+    let mut child = spawn(&["-c", "-w"], dir.path());
+    let out = stdout_lines(&mut child);
+    let err = stderr_lines(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(format!("{ABC}  abc\nnot a checksum line\n").as_bytes())
+        .expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(next(&out, "result"), "abc: OK");
+    assert_eq!(
+        next(&err, "warning"),
+        "sha256sum: 'standard input': 2: improperly formatted SHA256 checksum line"
+    );
+    drop(stdin);
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+    assert_eq!(
+        next(&err, "summary"),
+        "sha256sum: WARNING: 1 line is improperly formatted"
+    );
+}
+
+#[test]
+fn check_warnings_stream_in_bounded_memory() {
+    const LINES: usize = 300_000;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = spawn(&["-c", "-w"], dir.path());
+    let pid = child.id();
+    let err = stderr_lines(&mut child);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = thread::spawn(move || {
+        let chunk = "x\n".repeat(1000);
+        for _ in 0..LINES / 1000 {
+            stdin.write_all(chunk.as_bytes()).expect("write");
+        }
+        stdin
+    });
+    // Every warning arrives while the list is still open (the writer keeps it open).
+    for n in 1..=LINES {
+        let want =
+            format!("sha256sum: 'standard input': {n}: improperly formatted SHA256 checksum line");
+        assert_eq!(next(&err, "warning"), want);
+    }
+    let peak = peak_rss_kib(pid);
+    let stdin = writer.join().expect("writer");
+    drop(stdin);
+    assert_eq!(child.wait().expect("wait").code(), Some(1));
+    assert_eq!(
+        next(&err, "summary"),
+        "sha256sum: 'standard input': no properly formatted checksum lines found"
+    );
+    if let Some(kib) = peak {
+        assert!(kib < 32 * 1024, "peak RSS {kib} KiB");
+    }
+}
+
+#[test]
+fn a_big_file_is_hashed_in_bounded_memory() {
+    const SIZE: u64 = 32 << 20;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = dir.path().join("big");
+    // Sparse: reading it allocates page cache, which a memory map would count as ours.
+    fs::File::create(&big)
+        .and_then(|f| f.set_len(SIZE))
+        .expect("create");
+    let mut child = Command::new(EXE)
+        .args(["sha256sum", "big"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id();
+    let mut peak = 0;
+    let start = Instant::now();
+    while child.try_wait().expect("try_wait").is_none() && start.elapsed() < PATIENCE {
+        // VmHWM only grows, so the last reading is the peak so far.
+        peak = peak_rss_kib(pid).unwrap_or(peak);
+        thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "83ee47245398adee79bd9c0a8bc57b821e92aba10f5f9ade8a5d1fae4d8c4302  big\n"
+    );
+    assert!(
+        peak < 16 * 1024,
+        "peak RSS {peak} KiB for a {SIZE}-byte file"
+    );
+}
+
+/// Whether process `pid` has `path` open.
+fn has_open(pid: u32, path: &Path) -> bool {
+    let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.flatten()
+        .any(|fd| fs::read_link(fd.path()).is_ok_and(|p| p == path))
+}
+
+#[test]
+fn a_file_truncated_while_hashed_does_not_kill_the_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    fs::write(d.join("small1"), b"abc").expect("write");
+    fs::write(d.join("small2"), b"").expect("write");
+    let big = d.join("big");
+    for attempt in 0..3 {
+        fs::File::create(&big)
+            .and_then(|f| f.set_len(64 << 20))
+            .expect("create");
+        let mut child = Command::new(EXE)
+            .args(["sha256sum", "small1", "big", "small2"])
+            .current_dir(d)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        // Truncate once the file is open (and, formerly, mapped) and being hashed.
+        let big_path = fs::canonicalize(&big).expect("canonicalize");
+        let start = Instant::now();
+        while !has_open(child.id(), &big_path) && start.elapsed() < PATIENCE {
+            if child.try_wait().expect("try_wait").is_some() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        thread::sleep(Duration::from_millis(20 * attempt));
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&big)
+            .and_then(|f| f.set_len(0))
+            .expect("truncate");
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(
+            out.status.signal(),
+            None,
+            "killed by a signal: {:?}",
+            out.status
+        );
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{:?}", out.status);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.first(), Some(&format!("{ABC}  small1").as_str()));
+        assert_eq!(lines.last(), Some(&format!("{EMPTY}  small2").as_str()));
+    }
+}
