@@ -172,12 +172,21 @@ pub trait Compression: Copy + Debug + Send + Sync + 'static {
     type Block: BlockBytes;
     /// The schedule workspace the caller owns and wipes once per call.
     type Workspace: crate::WorkspaceBuffer<Self::Word>;
+    /// The schedule workspace of multi-lane kernels (transposed words of every lane), which
+    /// the batch path owns and wipes once per batch call.
+    type LaneWorkspace: crate::WorkspaceBuffer<Self::Word>;
     /// Width of the message-length field at the end of the padding, in bytes (8 or 16).
     const LENGTH_BYTES: usize;
     /// The block count of a streaming hasher (as wide as the length field).
     type Counter: BlockCounter;
     /// The outputs computed with this compression function (each with its IV).
     const OUTPUTS: &'static [OutputSpec<Self::State>];
+    /// Rounds per block (the length of the expanded schedule).
+    const ROUNDS: usize;
+
+    /// The expanded message schedule `w[0..ROUNDS]` of `block` (FIPS 180-4 §6.1.2, §6.2.2,
+    /// §6.4.2): what a multi-lane kernel's constant entry takes.
+    fn schedule(block: &Self::Block, w: &mut [Self::Word]);
 }
 
 /// The chaining state of `A`.
@@ -191,3 +200,23 @@ pub type Block<A> = <A as Compression>::Block;
 /// # Safety
 /// The caller must make sure the CPU supports every feature the variant requires.
 pub type KernelFn<A> = unsafe fn(&mut State<A>, &[Block<A>], &mut <A as Compression>::Workspace);
+
+/// Signature of every multi-lane kernel of `A`: compresses `blocks[i]` into `states[i]` for
+/// every lane `i` at once. `states` and `blocks` have exactly the kernel's lane count, and
+/// every lane has the same number of blocks (one or more); a kernel may keep a transposed
+/// schedule in `w`, which the caller wipes once per batch.
+///
+/// # Safety
+/// The caller must make sure the CPU supports every feature the variant requires.
+pub type LanesFn<A> =
+    unsafe fn(&mut [State<A>], &[&[Block<A>]], &mut <A as Compression>::LaneWorkspace);
+
+/// Signature of the second entry of every multi-lane kernel: one compression on every lane of
+/// a block whose expanded schedule `w[0..rounds]` is given (the same for every lane): the
+/// padding block of messages whose length is a multiple of the block size is constant, so its
+/// schedule is computed once, not per message.
+///
+/// # Safety
+/// As [`LanesFn`].
+pub type ConstantFn<A> =
+    unsafe fn(&mut [State<A>], &[<A as Compression>::Word], &mut <A as Compression>::LaneWorkspace);

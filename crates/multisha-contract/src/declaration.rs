@@ -5,7 +5,7 @@
 //!
 //! [`declare_variant!`]: crate::declare_variant
 
-use crate::{Compression, CpuFeatures, KernelFn};
+use crate::{Compression, ConstantFn, CpuFeatures, KernelFn, LanesFn};
 use core::fmt;
 
 /// Where a variant keeps its message schedule.
@@ -17,6 +17,9 @@ pub enum Schedule {
     Registers,
     /// In a buffer on the kernel's own stack, which the kernel wipes once per call.
     KernelStack,
+    /// Wherever the single-message variant it runs keeps it (the serial many-message
+    /// variant).
+    Delegated,
 }
 
 impl Schedule {
@@ -26,6 +29,7 @@ impl Schedule {
             Schedule::Workspace => "caller's workspace",
             Schedule::Registers => "registers",
             Schedule::KernelStack => "kernel's stack",
+            Schedule::Delegated => "single-message variant's",
         }
     }
 }
@@ -34,6 +38,39 @@ impl Schedule {
 pub enum Kernel<A: Compression> {
     /// Compresses one message's blocks at a time.
     Single(KernelFn<A>),
+    /// Compresses several messages at once, one per lane.
+    Lanes(LaneKernel<A>),
+    /// Hashes many messages one after the other with the dispatched single-message kernel:
+    /// the portable variant of the many-message interface.
+    Serial,
+}
+
+/// A multi-lane kernel: its width and its two entries.
+pub struct LaneKernel<A: Compression> {
+    /// How many messages it compresses at once.
+    pub lanes: usize,
+    /// Compresses message blocks, the same number on every lane.
+    pub compress: LanesFn<A>,
+    /// Compresses one block of a given schedule on every lane.
+    pub constant: ConstantFn<A>,
+}
+
+impl<A: Compression> Clone for LaneKernel<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: Compression> Copy for LaneKernel<A> {}
+
+impl<A: Compression> fmt::Debug for LaneKernel<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "LaneKernel({} lanes at {:#x})",
+            self.lanes, self.compress as usize
+        )
+    }
 }
 
 impl<A: Compression> Clone for Kernel<A> {
@@ -48,16 +85,34 @@ impl<A: Compression> fmt::Debug for Kernel<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Kernel::Single(_) => write!(f, "Single({:#x})", self.address()),
+            Kernel::Lanes(k) => write!(f, "Lanes({} at {:#x})", k.lanes, self.address()),
+            Kernel::Serial => f.write_str("Serial"),
         }
     }
 }
 
 impl<A: Compression> Kernel<A> {
-    /// The address of the function, to find the kernel in a symbol table.
+    /// The address of the (main) function, to find the kernel in a symbol table; 0 for
+    /// [`Kernel::Serial`], which has none of its own.
     pub fn address(&self) -> usize {
         match *self {
             Kernel::Single(f) => f as usize,
+            Kernel::Lanes(k) => k.compress as usize,
+            Kernel::Serial => 0,
         }
+    }
+
+    /// How many messages it hashes at once (1 for single-message kernels and `Serial`).
+    pub fn lanes(&self) -> usize {
+        match self {
+            Kernel::Lanes(k) => k.lanes,
+            Kernel::Single(_) | Kernel::Serial => 1,
+        }
+    }
+
+    /// Whether it serves the many-message interface (`Lanes` or `Serial`).
+    pub fn is_many(&self) -> bool {
+        !matches!(self, Kernel::Single(_))
     }
 }
 
@@ -108,8 +163,52 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// The function is emitted as an `unsafe fn` with one `#[target_feature(enable = ...)]` per
 /// listed feature and a `# Safety` section naming them; the static records the same names as
 /// [`CpuFeatures`] (an unknown name is a compile error). A portable kernel lists no feature.
+///
+/// A multi-lane kernel adds `lanes: N,` after `requires` and defines two functions, the
+/// [`LanesFn`] and then the [`ConstantFn`]; both get the attributes.
 #[macro_export]
 macro_rules! declare_variant {
+    (
+        $(#[$static_meta:meta])*
+        $static_vis:vis static $static:ident: $alg:ty = {
+            name: $name:literal,
+            description: $description:expr,
+            schedule: $schedule:ident,
+            requires: [$($feature:literal),* $(,)?],
+            lanes: $lanes:literal $(,)?
+        };
+        $(#[$fn_meta:meta])*
+        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+        $(#[$const_meta:meta])*
+        $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block
+    ) => {
+        $(#[$static_meta])*
+        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
+            name: $name,
+            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
+            description: $description,
+            schedule: $crate::Schedule::$schedule,
+            kernel: $crate::Kernel::Lanes($crate::LaneKernel {
+                lanes: $lanes,
+                compress: $kernel,
+                constant: $constant,
+            }),
+        };
+
+        $(#[$fn_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $fn_vis unsafe fn $kernel($($args)*) $body
+
+        $(#[$const_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $const_vis unsafe fn $constant($($const_args)*) $const_body
+    };
     (
         $(#[$static_meta:meta])*
         $static_vis:vis static $static:ident: $alg:ty = {

@@ -38,6 +38,7 @@ extern crate std;
 mod compression;
 mod cpu;
 mod declaration;
+mod lanes;
 pub mod ops;
 mod padding;
 mod sha1;
@@ -52,10 +53,12 @@ pub mod harness;
 pub mod wipe_observer;
 
 pub use compression::{
-    Block, BlockBytes, BlockCounter, Compression, KernelFn, OutputSpec, State, Word,
+    Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OutputSpec, State,
+    Word,
 };
 pub use cpu::{CpuFeatures, Feature};
-pub use declaration::{Declaration, Kernel, Schedule};
+pub use declaration::{Declaration, Kernel, LaneKernel, Schedule};
+pub use lanes::{LaneBuffers, MAX_LANES};
 pub use padding::{copy_short, oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;

@@ -27,6 +27,7 @@ impl Compression for Sha1Compression {
     type State = [u32; 5];
     type Block = [u8; 64];
     type Workspace = Sha1Workspace;
+    type LaneWorkspace = crate::Workspace<u32, 1280>;
     type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 5]>] = &[OutputSpec {
@@ -35,4 +36,12 @@ impl Compression for Sha1Compression {
         iv: SHA1_IV,
         len: 20,
     }];
+    const ROUNDS: usize = 80;
+
+    fn schedule(block: &[u8; 64], w: &mut [u32]) {
+        crate::ops::load_be(block, &mut w[..16]);
+        for t in 16..80 {
+            w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+        }
+    }
 }

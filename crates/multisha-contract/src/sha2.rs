@@ -106,3 +106,12 @@ macro_rules! sha2_eight_rounds {
         $crate::sha2_round!($alg; $b, $c, $d, $e, $f, $g, $h, $a, kw[7]);
     };
 }
+
+/// The expanded SHA-2 schedule of `block` into `w[0..K.len()]`.
+#[inline]
+pub(crate) fn schedule<A: Sha2>(block: &A::Block, w: &mut [A::Word]) {
+    crate::ops::load_be(block.as_ref(), &mut w[..16]);
+    for t in 16..A::K.len() {
+        A::expand(w, t);
+    }
+}

@@ -107,6 +107,7 @@ impl Compression for Sha256Compression {
     type State = [u32; 8];
     type Block = [u8; 64];
     type Workspace = Sha256Workspace;
+    type LaneWorkspace = crate::Workspace<u32, 1024>;
     type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 8]>] = &[
@@ -123,6 +124,11 @@ impl Compression for Sha256Compression {
             len: 32,
         },
     ];
+    const ROUNDS: usize = 64;
+
+    fn schedule(block: &[u8; 64], w: &mut [u32]) {
+        crate::sha2::schedule::<Self>(block, w);
+    }
 }
 
 impl Sha2 for Sha256Compression {

@@ -152,6 +152,7 @@ impl Compression for Sha512Compression {
     type State = [u64; 8];
     type Block = [u8; 128];
     type Workspace = Sha512Workspace;
+    type LaneWorkspace = Workspace<u64, 640>;
     type Counter = u128;
     const LENGTH_BYTES: usize = 16;
     const OUTPUTS: &'static [OutputSpec<[u64; 8]>] = &[
@@ -180,6 +181,11 @@ impl Compression for Sha512Compression {
             len: 32,
         },
     ];
+    const ROUNDS: usize = 80;
+
+    fn schedule(block: &[u8; 128], w: &mut [u64]) {
+        crate::sha2::schedule::<Self>(block, w);
+    }
 }
 
 impl Sha2 for Sha512Compression {

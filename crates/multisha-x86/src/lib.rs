@@ -20,9 +20,18 @@ pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
 #[cfg(target_arch = "x86_64")]
+pub mod sha256_shani_x2;
+#[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    multisha_contract::harness_tests!(sha1_asm, sha1_shani, sha256_avx2, sha256_shani, sha512_avx2);
+    multisha_contract::harness_tests!(
+        sha1_asm,
+        sha1_shani,
+        sha256_avx2,
+        sha256_shani,
+        sha256_shani_x2,
+        sha512_avx2,
+    );
 }

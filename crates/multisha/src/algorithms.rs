@@ -8,9 +8,13 @@
 //! nothing, so every CPU gets one. `cargo xtask report` measures the order on any machine.
 
 use crate::engine::dispatch::Slot;
-use crate::engine::{Algorithm, AlgorithmInfo, Error, Function, FunctionInfo, Variant};
+use crate::engine::{
+    Algorithm, AlgorithmInfo, Error, Function, FunctionInfo, Interface, Listing, Variant,
+};
 use crate::hash_function::{HashFunction, Registered, Sealed};
-use multisha_contract::{BlockBytes, Compression, OutputSpec, State};
+use multisha_contract::{
+    BlockBytes, Compression, CpuFeatures, Declaration, Kernel, OutputSpec, Schedule, State,
+};
 
 /// Generates, per algorithm: its [`Algorithm`] constant, its registry (variants in priority
 /// order, variants of other architectures by name), its dispatcher slot, and per hash
@@ -22,9 +26,11 @@ macro_rules! algorithms {
         $(#[$alg_doc:meta])*
         $alg:ident in $module:ident: $compression:ty, block $block_size:ident, variants [
             $($variant:literal $(on $arch:literal)? => $declaration:path,)*
+        ], many [
+            $($many_variant:literal $(on $many_arch:literal)? => $many_declaration:path,)*
         ], functions [$(
             $(#[$fn_doc:meta])*
-            $hasher:ident, $oneshot:ident: output $output:literal ($len:literal bytes, $out_size:ident),
+            $hasher:ident, $oneshot:ident, $many:ident: output $output:literal ($len:literal bytes, $out_size:ident),
                 state $state_size:ident, oid $oid:literal, algorithm name $alg_name:literal;
         )*];
     )*) => {
@@ -60,18 +66,52 @@ macro_rules! algorithms {
 
                 pub(crate) static SLOT: Slot<$compression> = Slot::new();
 
-                static VARIANTS: &[Variant] = &[$(
-                    $(#[cfg(target_arch = $arch)])?
-                    Variant::new(Algorithm(&INFO), &$declaration),
-                )*];
+                /// The portable many-message variant: each message through the dispatched
+                /// single-message variant.
+                static SERIAL: Declaration<$compression> = Declaration {
+                    name: "serial",
+                    requires: CpuFeatures::none(),
+                    description: "each message through the dispatched single-message variant (portable)",
+                    schedule: Schedule::Delegated,
+                    kernel: Kernel::Serial,
+                };
+
+                static VARIANTS: &[Variant] = &[
+                    $(
+                        $(#[cfg(target_arch = $arch)])?
+                        Variant::new(Algorithm(&INFO), &$declaration),
+                    )*
+                    $(
+                        $(#[cfg(target_arch = $many_arch)])?
+                        Variant::new(Algorithm(&INFO), &$many_declaration),
+                    )*
+                    Variant::new(Algorithm(&INFO), &SERIAL),
+                ];
 
                 pub(crate) static INFO: AlgorithmInfo = AlgorithmInfo {
                     id: <$compression as Compression>::ID,
                     name: <$compression as Compression>::NAME,
                     env_var: <$compression as Compression>::ENV_VAR,
+                    env_var_many: <$compression as Compression>::ENV_VAR_MANY,
                     block_len: <<$compression as Compression>::Block as BlockBytes>::LEN,
                     variants: &VARIANTS,
-                    names: &[$(($variant, algorithms!(@arch $($arch)?)),)*],
+                    names: &[
+                        $(Listing {
+                            name: $variant,
+                            arch: algorithms!(@arch $($arch)?),
+                            interface: Interface::Single,
+                        },)*
+                        $(Listing {
+                            name: $many_variant,
+                            arch: algorithms!(@arch $($many_arch)?),
+                            interface: Interface::Many,
+                        },)*
+                        Listing {
+                            name: "serial",
+                            arch: None,
+                            interface: Interface::Many,
+                        },
+                    ],
                     dispatch: &SLOT,
                 };
 
@@ -80,6 +120,13 @@ macro_rules! algorithms {
                     $(#[cfg(target_arch = $arch)])?
                     const _: () = assert!(
                         crate::algorithms::str_eq($variant, $declaration.name),
+                        "the registry names a variant unlike its declaration"
+                    );
+                )*
+                $(
+                    $(#[cfg(target_arch = $many_arch)])?
+                    const _: () = assert!(
+                        crate::algorithms::str_eq($many_variant, $many_declaration.name),
                         "the registry names a variant unlike its declaration"
                     );
                 )*
@@ -163,6 +210,18 @@ macro_rules! algorithms {
                 pub fn $oneshot(data: &[u8]) -> [u8; $len] {
                     <$hasher as HashFunction>::oneshot(data)
                 }
+
+                #[doc = concat!("The ", stringify!($hasher), " digest of every message of `messages` into the")]
+                #[doc = concat!("digest at the same index of `digests`, the same as [`", stringify!($oneshot), "`] of each, with the")]
+                /// dispatched many-message variant: several messages at once on the CPU's
+                /// multi-lane kernels where it has them. Any number of messages, any lengths;
+                /// messages may alias each other.
+                ///
+                /// # Panics
+                /// If `messages` and `digests` differ in length (as `copy_from_slice` does).
+                pub fn $many(messages: &[&[u8]], digests: &mut [[u8; $len]]) {
+                    crate::many::hash_many::<$hasher, _, _>(messages, digests);
+                }
             )*
         )*
     };
@@ -197,9 +256,10 @@ algorithms! {
         "asm" on "x86_64" => multisha_x86::sha1_asm::VARIANT,
         "unroll5" => multisha_unrolled::sha1_unroll5::VARIANT,
         "rolled" => multisha_rolled::sha1_rolled::VARIANT,
+    ], many [
     ], functions [
         /// SHA-1 hasher, a drop-in for `sha1::Sha1` 0.11.
-        Sha1, sha1: output 0 (20 bytes, U20), state U28, oid "1.3.14.3.2.26",
+        Sha1, sha1, sha1_many: output 0 (20 bytes, U20), state U28, oid "1.3.14.3.2.26",
             algorithm name "Sha1";
     ];
 
@@ -211,12 +271,14 @@ algorithms! {
         "unroll8" => multisha_unrolled::sha256_unroll8::VARIANT,
         "unroll64" => multisha_full_unroll::sha256_unroll64::VARIANT,
         "rolled" => multisha_rolled::sha256_rolled::VARIANT,
+    ], many [
+        "shani-x2" on "x86_64" => multisha_x86::sha256_shani_x2::VARIANT,
     ], functions [
         /// SHA-224 hasher, a drop-in for `sha2::Sha224` 0.11.
-        Sha224, sha224: output 0 (28 bytes, U28), state U40, oid "2.16.840.1.101.3.4.2.4",
+        Sha224, sha224, sha224_many: output 0 (28 bytes, U28), state U40, oid "2.16.840.1.101.3.4.2.4",
             algorithm name "Sha256_28";
         /// SHA-256 hasher, a drop-in for `sha2::Sha256` 0.11.
-        Sha256, sha256: output 1 (32 bytes, U32), state U40, oid "2.16.840.1.101.3.4.2.1",
+        Sha256, sha256, sha256_many: output 1 (32 bytes, U32), state U40, oid "2.16.840.1.101.3.4.2.1",
             algorithm name "Sha256_32";
     ];
 
@@ -227,18 +289,30 @@ algorithms! {
         "avx2" on "x86_64" => multisha_x86::sha512_avx2::VARIANT,
         "unroll8" => multisha_unrolled::sha512_unroll8::VARIANT,
         "rolled" => multisha_rolled::sha512_rolled::VARIANT,
+    ], many [
     ], functions [
         /// SHA-384 hasher, a drop-in for `sha2::Sha384` 0.11.
-        Sha384, sha384: output 0 (48 bytes, U48), state U80, oid "2.16.840.1.101.3.4.2.2",
+        Sha384, sha384, sha384_many: output 0 (48 bytes, U48), state U80, oid "2.16.840.1.101.3.4.2.2",
             algorithm name "Sha512_48";
         /// SHA-512 hasher, a drop-in for `sha2::Sha512` 0.11.
-        Sha512, sha512: output 1 (64 bytes, U64), state U80, oid "2.16.840.1.101.3.4.2.3",
+        Sha512, sha512, sha512_many: output 1 (64 bytes, U64), state U80, oid "2.16.840.1.101.3.4.2.3",
             algorithm name "Sha512_64";
         /// SHA-512/224 hasher, a drop-in for `sha2::Sha512_224` 0.11.
-        Sha512_224, sha512_224: output 2 (28 bytes, U28), state U80, oid "2.16.840.1.101.3.4.2.5",
+        Sha512_224, sha512_224, sha512_224_many: output 2 (28 bytes, U28), state U80, oid "2.16.840.1.101.3.4.2.5",
             algorithm name "Sha512_28";
         /// SHA-512/256 hasher, a drop-in for `sha2::Sha512_256` 0.11.
-        Sha512_256, sha512_256: output 3 (32 bytes, U32), state U80, oid "2.16.840.1.101.3.4.2.6",
+        Sha512_256, sha512_256, sha512_256_many: output 3 (32 bytes, U32), state U80, oid "2.16.840.1.101.3.4.2.6",
             algorithm name "Sha512_32";
     ];
+}
+
+/// SHA-256 of each 64-byte input into the digest at the same index (Merkle-tree interior
+/// nodes: the two child digests side by side), the same as [`sha256`] of each: the batch path
+/// for that shape, where every message is one block and its padding block is the same constant
+/// whose schedule is expanded once per batch.
+///
+/// # Panics
+/// If `nodes` and `digests` differ in length (as `copy_from_slice` does).
+pub fn sha256_pairs(nodes: &[[u8; 64]], digests: &mut [[u8; 32]]) {
+    crate::many::hash_many::<Sha256, _, _>(nodes, digests);
 }

@@ -6,7 +6,8 @@
 //! one indirect call and nothing else.
 
 use crate::engine::dispatch::current;
-use crate::engine::{Error, Variant};
+use crate::engine::select::lookup_for;
+use crate::engine::{Error, Interface, Variant};
 use crate::hash_function::{HashFunction, Registered};
 use core::fmt;
 use digest::block_api::{
@@ -36,13 +37,16 @@ impl<H: HashFunction> HashCore<H> {
     /// A core that runs the named variant instead of the dispatched one.
     ///
     /// # Errors
-    /// An unknown name or a variant this CPU cannot run.
+    /// An unknown name, a many-message variant, or a variant this CPU cannot run.
     pub fn with_variant(name: &str) -> Result<Self, Error> {
-        let variant = crate::engine::lookup(H::algorithm(), name, CpuFeatures::detect())?;
+        let features = CpuFeatures::detect();
+        let variant = lookup_for(H::algorithm(), Interface::Single, name, features)?;
         let declaration = variant
             .declaration::<Algo<H>>()
             .expect("lookup returns variants of the algorithm asked for");
-        let Kernel::Single(kernel) = declaration.kernel;
+        let Kernel::Single(kernel) = declaration.kernel else {
+            unreachable!("lookup_for returns single-message variants")
+        };
         Ok(Self {
             state: H::OUTPUT.iv,
             block_len: Default::default(),

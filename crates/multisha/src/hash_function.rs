@@ -72,6 +72,16 @@ pub trait HashFunction: Sealed + Sized + 'static {
         }
     }
 
+    /// The digest of every message of `messages` into the digest at the same index of
+    /// `digests`, with the dispatched many-message variant: the batch function of this hash
+    /// function (`multisha::sha256_many` for [`Sha256`](crate::Sha256)), for generic code.
+    ///
+    /// # Panics
+    /// If `messages` and `digests` differ in length.
+    fn oneshot_many(messages: &[&[u8]], digests: &mut [Self::Digest]) {
+        crate::many::hash_many::<Self, _, _>(messages, digests);
+    }
+
     /// The compression function it runs.
     fn algorithm() -> Algorithm {
         <Self::Compression as Registered>::ALGORITHM

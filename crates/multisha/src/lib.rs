@@ -30,6 +30,7 @@ mod algorithms;
 pub mod block_api;
 pub mod engine;
 mod hash_function;
+mod many;
 mod oneshot;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,9 @@
 //! The dispatcher: default choice, environment override, refusals (never a SIGILL).
 
-use multisha::engine::{Algorithm, CpuFeatures, Feature, Reason, active, choose, lookup};
+use multisha::engine::{
+    Algorithm, CpuFeatures, Feature, Interface, Reason, active, active_many, choose, choose_many,
+    lookup,
+};
 use std::process::Command;
 
 /// Runs this test binary again with `env` set, executing only the `report_active` helper test,
@@ -84,17 +87,25 @@ fn default_choice_is_available_and_follows_the_override_rules() {
     }
 }
 
-/// `MULTISHA_EXPECT_<ID>` (`MULTISHA_EXPECT_SHA256=shani`) lets CI and the cross-test assert
-/// which variant the dispatcher picked on the machine at hand; `MULTISHA_EXPECT_ALL` sets the
-/// expectation of every algorithm that has no expectation of its own.
+/// `MULTISHA_EXPECT_<ID>` (`MULTISHA_EXPECT_SHA256=shani`) and `MULTISHA_EXPECT_<ID>_MANY` let
+/// CI and the cross-test assert which variant the dispatcher picked on the machine at hand;
+/// `MULTISHA_EXPECT_ALL` sets the single-message expectation of every algorithm that has no
+/// expectation of its own.
 #[test]
 fn dispatched_variant_matches_the_expectation_if_one_is_set() {
     for &algorithm in Algorithm::ALL {
         let var = format!("MULTISHA_EXPECT_{}", algorithm.id().to_uppercase());
-        if let Ok(expected) = std::env::var(&var).or_else(|_| std::env::var("MULTISHA_EXPECT_ALL"))
-        {
+        let expected = std::env::var(&var).or_else(|_| std::env::var("MULTISHA_EXPECT_ALL"));
+        if let Ok(expected) = expected {
             assert_eq!(active(algorithm).variant.name(), expected, "{var}");
         }
+        let var = format!("{var}_MANY");
+        if let Ok(expected) = std::env::var(&var) {
+            assert_eq!(active_many(algorithm).variant.name(), expected, "{var}");
+        }
+        let many = active_many(algorithm);
+        assert!(many.variant.is_available(), "{many}");
+        assert_eq!(many.variant.interface(), Interface::Many, "{many}");
     }
 }
 
@@ -129,7 +140,7 @@ fn unrunnable_env_value_is_ignored_and_reported() {
     let Some(unrunnable) = Algorithm::Sha256
         .variants()
         .iter()
-        .find(|v| !v.is_available())
+        .find(|v| !v.is_available() && v.interface() == Interface::Single)
     else {
         eprintln!("every SHA-256 variant runs on this CPU: nothing to refuse here");
         return;
@@ -147,11 +158,34 @@ fn choice_on_a_cpu_without_any_feature_is_the_best_portable_variant() {
         let best_portable = algorithm
             .variants()
             .iter()
-            .find(|v| v.requires().is_empty())
+            .find(|v| v.requires().is_empty() && v.interface() == Interface::Single)
             .expect("portable");
         assert_eq!(selection.variant.name(), best_portable.name());
         assert_eq!(selection.reason, Reason::Priority);
+        let many = choose_many(algorithm, CpuFeatures::none(), None);
+        assert_eq!(many.variant.name(), "serial");
     }
+}
+
+/// A many-message variant named where a single-message one is wanted (or the reverse) is
+/// refused with a message that says so.
+#[test]
+fn a_variant_of_the_other_interface_is_refused() {
+    let selection = choose(Algorithm::Sha256, CpuFeatures::detect(), Some("serial"));
+    let Reason::RequestRejected(error) = selection.reason else {
+        panic!("refused: {selection}");
+    };
+    assert!(error.is_other_interface());
+    assert!(
+        error.to_string().starts_with(
+            "SHA-256 variant \"serial\" is a many-message variant, not a single-message one"
+        ),
+        "{error}"
+    );
+    let selection = choose_many(Algorithm::Sha256, CpuFeatures::detect(), Some("rolled"));
+    assert!(matches!(selection.reason, Reason::RequestRejected(e) if e.is_other_interface()));
+    assert!(multisha::engine::Pinned::<multisha::Sha256>::new("serial").is_err());
+    assert!(multisha::engine::PinnedMany::<multisha::Sha256>::new("rolled").is_err());
 }
 
 #[test]
@@ -168,7 +202,10 @@ fn variants_needing_a_missing_feature_are_refused_not_run() {
                         .contains("cannot run on a CPU with features"),
                     "{error}"
                 );
-                let selection = choose(algorithm, cpu, Some(variant.name()));
+                let selection = match variant.interface() {
+                    Interface::Single => choose(algorithm, cpu, Some(variant.name())),
+                    Interface::Many => choose_many(algorithm, cpu, Some(variant.name())),
+                };
                 assert!(matches!(selection.reason, Reason::RequestRejected(_)));
                 assert!(selection.variant.is_available_on(cpu));
             }
@@ -185,8 +222,23 @@ fn every_variant_is_listed_with_its_metadata() {
             assert_eq!(variant.algorithm(), algorithm);
             assert!(!variant.description().is_empty());
             assert!(variant.requires().is_native_arch(), "{variant}");
-            assert!(variant.kernel_address() != 0);
+            // Only the serial many-message variant has no kernel of its own.
+            assert_eq!(
+                variant.kernel_address() == 0,
+                variant.name() == "serial",
+                "{variant}"
+            );
+            assert_eq!(
+                variant.lanes() > 1,
+                variant.name().contains("-x"),
+                "{variant}"
+            );
         }
+        assert!(
+            list.iter()
+                .any(|v| v.name() == "serial" && v.interface() == Interface::Many),
+            "{algorithm}: a portable many-message variant"
+        );
         let mut names: Vec<_> = list.iter().map(|v| v.name()).collect();
         names.sort_unstable();
         names.dedup();

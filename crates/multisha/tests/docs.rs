@@ -1,40 +1,43 @@
 //! The README's variant table is the registry, written out: same variants, same order (the
-//! default priority), same requirements, schedules and descriptions. Rows of another
-//! architecture's variants are checked by name and target here, and in full when the tests run
-//! on that architecture (the AArch64 cross-test).
+//! default priority within each interface), same interfaces, lanes, requirements, schedules and
+//! descriptions. Rows of another architecture's variants are checked by name, interface and
+//! target here, and in full when the tests run on that architecture (the AArch64 cross-test).
 
 use multisha::engine::Algorithm;
 
 const BEGIN: &str = "<!-- variants:begin -->";
 const END: &str = "<!-- variants:end -->";
 
+/// Columns of the table.
+const COLUMNS: usize = 8;
+
 /// The table row of every variant, in registry order; `None` cells are not checked (another
 /// architecture's variant).
-fn expected_rows() -> Vec<[Option<String>; 6]> {
+fn expected_rows() -> Vec<[Option<String>; COLUMNS]> {
     let mut rows = Vec::new();
     for &algorithm in Algorithm::ALL {
-        for &(name, arch) in algorithm.all_variant_names() {
-            let target = Some(arch.unwrap_or("all").to_string());
-            let details = algorithm.variant(name).map(|v| {
+        for listing in algorithm.listing() {
+            let details = algorithm.variant(listing.name).map(|v| {
                 let requires = if v.requires().is_empty() {
                     "—".to_string()
                 } else {
                     v.requires().to_string()
                 };
-                (
+                [
+                    v.lanes().to_string(),
                     requires,
                     v.schedule().describe().to_string(),
                     v.description().to_string(),
-                )
+                ]
+                .map(Some)
             });
-            let (requires, schedule, how) = match details {
-                Some((r, s, h)) => (Some(r), Some(s), Some(h)),
-                None => (None, None, None),
-            };
+            let [lanes, requires, schedule, how] = details.unwrap_or_default();
             rows.push([
                 Some(algorithm.name().to_string()),
-                Some(name.to_string()),
-                target,
+                Some(listing.name.to_string()),
+                Some(listing.interface.label().to_string()),
+                lanes,
+                Some(listing.arch.unwrap_or("all").to_string()),
                 requires,
                 schedule,
                 how,
@@ -44,7 +47,7 @@ fn expected_rows() -> Vec<[Option<String>; 6]> {
     rows
 }
 
-fn render(row: &[Option<String>; 6]) -> String {
+fn render(row: &[Option<String>; COLUMNS]) -> String {
     let cells: Vec<&str> = row.iter().map(|c| c.as_deref().unwrap_or("?")).collect();
     format!("| {} |", cells.join(" | "))
 }
@@ -75,7 +78,7 @@ fn readme_variant_table_matches_the_registry() {
     assert_eq!(table.len(), expected.len(), "{message}");
     for (line, row) in table.iter().zip(&expected) {
         let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
-        assert_eq!(cells.len(), 6, "{line}\n{message}");
+        assert_eq!(cells.len(), COLUMNS, "{line}\n{message}");
         for (cell, want) in cells.iter().zip(row) {
             if let Some(want) = want {
                 assert_eq!(cell, want, "{line}\n{message}");

@@ -1,7 +1,7 @@
 //! `force` changes the whole process, so it has a test binary of its own and one test.
 
 use multisha::Digest;
-use multisha::engine::{Algorithm, Reason, active, force};
+use multisha::engine::{Algorithm, Interface, Reason, active, active_many, force};
 
 #[test]
 fn force_installs_available_variants_and_refuses_the_rest() {
@@ -11,11 +11,17 @@ fn force_installs_available_variants_and_refuses_the_rest() {
             Ok(installed) => {
                 assert!(variant.is_available());
                 assert_eq!(installed.name(), variant.name());
-                let selection = active(Algorithm::Sha256);
+                let selection = match variant.interface() {
+                    Interface::Single => active(Algorithm::Sha256),
+                    Interface::Many => active_many(Algorithm::Sha256),
+                };
                 assert_eq!(selection.variant.name(), variant.name());
                 assert_eq!(selection.reason, Reason::Forced);
                 assert_eq!(multisha::sha256(b"force").to_vec(), reference);
                 assert_eq!(multisha::Sha256::digest(b"force").to_vec(), reference);
+                let mut digests = [[0u8; 32]; 3];
+                multisha::sha256_many(&[b"force", b"force", b"force"], &mut digests);
+                assert!(digests.iter().all(|d| d.to_vec() == reference));
             }
             Err(error) => {
                 assert!(
@@ -36,10 +42,11 @@ fn force_installs_available_variants_and_refuses_the_rest() {
         message.starts_with("unknown SHA-1 variant \"sha1-but-faster\"; available: "),
         "{message}"
     );
+    // An unknown name is taken for a single-message one: the single-message variants are listed.
     for variant in Algorithm::Sha1
         .variants()
         .iter()
-        .filter(|v| v.is_available())
+        .filter(|v| v.is_available() && v.interface() == Interface::Single)
     {
         assert!(
             message.contains(variant.name()),

@@ -3,7 +3,7 @@
 //! touch it (observed through the contract crate's test-only wipe log). Every hash function,
 //! every variant this CPU runs.
 
-use multisha::engine::{Function, Schedule, Variant};
+use multisha::engine::{Function, Interface, PinnedMany, Schedule, Variant};
 use multisha_contract::wipe_observer::{WipeRecord, take};
 
 fn check(records: &[WipeRecord], expected: usize, variant: &Variant, what: &str) {
@@ -22,6 +22,7 @@ fn check(records: &[WipeRecord], expected: usize, variant: &Variant, what: &str)
                 !record.touched,
                 "{variant} {what}: the kernel touched a workspace it does not use"
             ),
+            Schedule::Delegated => unreachable!("only many-message variants delegate"),
         }
     }
 }
@@ -34,7 +35,7 @@ fn streaming_updates_wipe_once_per_call() {
             .algorithm()
             .variants()
             .iter()
-            .filter(|v| v.is_available())
+            .filter(|v| v.is_available() && v.interface() == Interface::Single)
         {
             let mut hasher = function
                 .hasher_with_variant(variant.name())
@@ -67,5 +68,42 @@ fn one_shot_wipes_once() {
             function.digest_into(&vec![7u8; len], &mut out);
             check(&take(), 1, variant, &format!("one-shot of {len} bytes"));
         }
+    }
+}
+
+/// A batch call wipes the lanes' states and tails once, and the kernels' transposed schedule
+/// once (when a kernel used it), whatever the number of messages and kernel calls; the serial
+/// variant wipes what the single-message kernel used, once per message.
+#[test]
+fn batch_calls_wipe_once() {
+    let data = vec![9u8; 5000];
+    let messages: Vec<&[u8]> = (0..37).map(|i| &data[..i * 131]).collect();
+    for variant in multisha::engine::Algorithm::Sha256
+        .variants()
+        .iter()
+        .filter(|v| v.is_available() && v.interface() == Interface::Many)
+    {
+        let pinned = PinnedMany::<multisha::Sha256>::new(variant.name()).expect("available");
+        let mut digests = vec![[0u8; 32]; messages.len()];
+        take();
+        pinned.hash_many(&messages, &mut digests);
+        let records = take();
+        if variant.lanes() == 1 {
+            assert_eq!(records.len(), messages.len(), "{variant}: {records:?}");
+            continue;
+        }
+        // The lane buffers, then the lane workspace.
+        assert_eq!(records.len(), 2, "{variant}: {records:?}");
+        let (buffers, workspace) = (records[0], records[1]);
+        assert!(
+            buffers.touched && buffers.had_data && buffers.zero_after,
+            "{variant}: {buffers:?}"
+        );
+        assert!(workspace.zero_after, "{variant}: {workspace:?}");
+        assert_eq!(
+            workspace.touched,
+            variant.schedule() == Schedule::Workspace,
+            "{variant}: {workspace:?}"
+        );
     }
 }

@@ -15,17 +15,29 @@ use core::hash::{Hash, Hasher};
 #[derive(Clone, Copy)]
 pub struct Algorithm(pub(crate) &'static AlgorithmInfo);
 
+/// One entry of the registry, of any architecture: what [`Algorithm::listing`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listing {
+    /// The variant's name.
+    pub name: &'static str,
+    /// The architecture it is built for (`"x86_64"`, `"aarch64"`), `None` for portable ones.
+    pub arch: Option<&'static str>,
+    /// The interface it serves.
+    pub interface: super::Interface,
+}
+
 /// What the run-time API knows of one algorithm.
 pub(crate) struct AlgorithmInfo {
     pub(crate) id: &'static str,
     pub(crate) name: &'static str,
     pub(crate) env_var: &'static str,
+    pub(crate) env_var_many: &'static str,
     pub(crate) block_len: usize,
     /// Every variant compiled for this target, best first.
     pub(crate) variants: &'static &'static [Variant],
-    /// Every variant of every architecture in priority order: (name, architecture, `None` for
-    /// portable ones), for clear errors about other architectures' variants and for the docs.
-    pub(crate) names: &'static [(&'static str, Option<&'static str>)],
+    /// Every variant of every architecture in priority order, for clear errors about other
+    /// architectures' variants and for the docs.
+    pub(crate) names: &'static [Listing],
     /// The typed dispatcher of this algorithm, behind a non-generic interface.
     pub(crate) dispatch: &'static dyn Dispatch,
 }
@@ -52,8 +64,22 @@ impl Algorithm {
         self.0.env_var
     }
 
-    /// Every variant of this algorithm compiled for this target, best first: the order is the
-    /// default priority.
+    /// The environment variable that overrides the many-message variant at probe time
+    /// (`MULTISHA_SHA256_MANY`).
+    pub fn env_var_many(self) -> &'static str {
+        self.0.env_var_many
+    }
+
+    /// The environment variable of `interface`'s override.
+    pub fn env_var_for(self, interface: super::Interface) -> &'static str {
+        match interface {
+            super::Interface::Single => self.env_var(),
+            super::Interface::Many => self.env_var_many(),
+        }
+    }
+
+    /// Every variant of this algorithm compiled for this target, of both interfaces, best
+    /// first within each interface: the order is the default priority.
     pub fn variants(self) -> &'static [Variant] {
         self.0.variants
     }
@@ -72,21 +98,26 @@ impl Algorithm {
         self.0
             .names
             .iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|&(_, arch)| arch)
+            .find(|l| l.name == name)
+            .and_then(|l| l.arch)
     }
 
-    /// Every variant of every architecture, in priority order: its name and the architecture
-    /// it is built for (`None`: portable, built everywhere). [`Algorithm::variants`] has the
+    /// Every variant of every architecture, in priority order within each interface: its name,
+    /// the architecture it is built for and its interface. [`Algorithm::variants`] has the
     /// details of those of this build.
-    pub fn all_variant_names(self) -> &'static [(&'static str, Option<&'static str>)] {
+    pub fn listing(self) -> &'static [Listing] {
         self.0.names
     }
 
-    /// The variant this algorithm runs now and why (probing the CPU first if nothing is
-    /// installed yet).
+    /// The single-message variant this algorithm runs now and why (probing the CPU first if
+    /// nothing is installed yet).
     pub fn active(self) -> Selection {
-        self.0.dispatch.active()
+        self.0.dispatch.active(super::Interface::Single)
+    }
+
+    /// The many-message variant this algorithm's batch functions run now and why.
+    pub fn active_many(self) -> Selection {
+        self.0.dispatch.active(super::Interface::Many)
     }
 
     pub(crate) fn index_of(self, variant: &Variant) -> usize {

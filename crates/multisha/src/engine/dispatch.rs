@@ -8,8 +8,8 @@
 //! the pointer its cache; every writer (probe, [`force`]) updates the pair under the slot's
 //! lock, so [`active`] never names one variant while another runs once the writers are done.
 
-use super::select::{Reason, Selection, choose, lookup};
-use super::{Algorithm, Error, Variant};
+use super::select::{Reason, Selection, choose_for, lookup};
+use super::{Algorithm, Error, Interface, Variant};
 use crate::hash_function::Registered;
 use core::marker::PhantomData;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
@@ -17,10 +17,30 @@ use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
 pub(crate) trait Dispatch: Sync {
-    /// The selection, probing first if nothing is installed yet.
-    fn active(&self) -> Selection;
-    /// Installs `variant` (already checked to run on this CPU) for the whole process.
+    /// The selection of `interface`, probing first if nothing is installed yet.
+    fn active(&self, interface: Interface) -> Selection;
+    /// Installs `variant` (already checked to run on this CPU) for its interface, for the
+    /// whole process.
     fn install(&self, variant: &'static Variant, reason: Reason);
+}
+
+/// The choice of one interface: the selection and, for a refused override, why.
+struct Point {
+    /// 0 = not probed yet, else `VALID | reason << 8 | variant index`.
+    selection: AtomicU32,
+    /// Why the environment override was refused, for [`Reason::EnvRejected`].
+    #[cfg(feature = "std")]
+    env_rejected: std::sync::OnceLock<Error>,
+}
+
+impl Point {
+    const fn new() -> Self {
+        Self {
+            selection: AtomicU32::new(0),
+            #[cfg(feature = "std")]
+            env_rejected: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 /// The dispatcher state of algorithm `A`.
@@ -30,13 +50,12 @@ pub(crate) trait Dispatch: Sync {
 pub struct Slot<A: Compression> {
     /// The single-message kernel calls go through: the probe until the first call.
     kernel: AtomicPtr<()>,
-    /// 0 = not probed yet, else `VALID | reason << 8 | variant index`.
-    selection: AtomicU32,
-    /// Held by every writer of the (selection, kernel) pair.
+    /// The single-message interface's choice (the source of truth `kernel` caches).
+    single: Point,
+    /// The many-message interface's choice.
+    many: Point,
+    /// Held by every writer of a choice (and of the kernel that caches it).
     lock: AtomicBool,
-    /// Why the environment override was refused, for [`Reason::EnvRejected`].
-    #[cfg(feature = "std")]
-    env_rejected: std::sync::OnceLock<Error>,
     algorithm: PhantomData<fn() -> A>,
 }
 
@@ -53,11 +72,17 @@ impl<A: Registered> Slot<A> {
     pub(crate) const fn new() -> Self {
         Self {
             kernel: AtomicPtr::new(probe::<A> as KernelFn<A> as *mut ()),
-            selection: AtomicU32::new(0),
+            single: Point::new(),
+            many: Point::new(),
             lock: AtomicBool::new(false),
-            #[cfg(feature = "std")]
-            env_rejected: std::sync::OnceLock::new(),
             algorithm: PhantomData,
+        }
+    }
+
+    fn point(&self, interface: Interface) -> &Point {
+        match interface {
+            Interface::Single => &self.single,
+            Interface::Many => &self.many,
         }
     }
 
@@ -72,58 +97,81 @@ impl<A: Registered> Slot<A> {
         Guard(&self.lock)
     }
 
-    fn store(&self, variant: &'static Variant, reason: Reason) -> KernelFn<A> {
-        let kernel = kernel_of::<A>(variant);
-        self.selection
+    /// Stores the choice of `variant`'s interface (under the lock).
+    fn store(&self, variant: &'static Variant, reason: Reason) {
+        let point = self.point(variant.interface());
+        point
+            .selection
             .store(pack(variant, reason), Ordering::Release);
         #[cfg(test)]
         tests::between_stores();
-        self.kernel.store(kernel as *mut (), Ordering::Release);
-        kernel
+        if variant.interface() == Interface::Single {
+            self.kernel
+                .store(kernel_of::<A>(variant) as *mut (), Ordering::Release);
+        }
     }
 
-    fn unpack(&self, packed: u32) -> Selection {
+    fn unpack(&self, point: &Point, packed: u32) -> Selection {
         let variant = &A::ALGORITHM.variants()[(packed & 0xff) as usize];
         let reason = match (packed >> 8) & 0xff {
             2 => Reason::Env,
             3 => Reason::Forced,
             #[cfg(feature = "std")]
-            4 => self
+            4 => point
                 .env_rejected
                 .get()
                 .map_or(Reason::Priority, |e| Reason::EnvRejected(*e)),
             _ => Reason::Priority,
         };
+        #[cfg(not(feature = "std"))]
+        let _ = point;
         Selection { variant, reason }
     }
 
-    /// Probes the CPU and the override once and installs the choice; returns the kernel.
+    /// The selection of `interface`, probing the CPU and the override once if there is none.
+    fn selection(&self, interface: Interface) -> Selection {
+        let point = self.point(interface);
+        let packed = point.selection.load(Ordering::Acquire);
+        if packed != 0 {
+            return self.unpack(point, packed);
+        }
+        self.resolve(interface);
+        self.unpack(point, point.selection.load(Ordering::Acquire))
+    }
+
+    /// Probes the CPU and the override of `interface` once and installs the choice.
     #[cold]
     #[inline(never)]
-    fn resolve(&self) -> KernelFn<A> {
+    fn resolve(&self, interface: Interface) {
         let _guard = self.lock();
-        let packed = self.selection.load(Ordering::Acquire);
+        let point = self.point(interface);
+        let packed = point.selection.load(Ordering::Acquire);
         if packed != 0 {
             // Chosen already (by a racing probe or by `force`): the pair is consistent.
-            return kernel_of::<A>(self.unpack(packed).variant);
+            return;
         }
         #[cfg(feature = "std")]
-        let requested = env_override(A::ENV_VAR);
+        let requested = env_override(A::ALGORITHM.env_var_for(interface));
         #[cfg(feature = "std")]
         let requested = requested.as_deref();
         #[cfg(not(feature = "std"))]
         let requested = None;
-        let selection = choose(A::ALGORITHM, CpuFeatures::detect(), requested);
+        let selection = choose_for(A::ALGORITHM, interface, CpuFeatures::detect(), requested);
         let reason = match selection.reason {
             Reason::Requested => Reason::Env,
             #[cfg(feature = "std")]
             Reason::RequestRejected(error) => {
-                let _ = self.env_rejected.set(error);
+                let _ = point.env_rejected.set(error);
                 Reason::EnvRejected(error)
             }
             other => other,
         };
-        self.store(selection.variant, reason)
+        self.store(selection.variant, reason);
+    }
+
+    /// The single-message kernel, resolving the choice first if the probe is still installed.
+    fn resolve_kernel(&self) -> KernelFn<A> {
+        kernel_of::<A>(self.selection(Interface::Single).variant)
     }
 }
 
@@ -137,13 +185,8 @@ impl Drop for Guard<'_> {
 }
 
 impl<A: Registered> Dispatch for Slot<A> {
-    fn active(&self) -> Selection {
-        let packed = self.selection.load(Ordering::Acquire);
-        if packed != 0 {
-            return self.unpack(packed);
-        }
-        self.resolve();
-        self.unpack(self.selection.load(Ordering::Acquire))
+    fn active(&self, interface: Interface) -> Selection {
+        self.selection(interface)
     }
 
     fn install(&self, variant: &'static Variant, reason: Reason) {
@@ -152,13 +195,16 @@ impl<A: Registered> Dispatch for Slot<A> {
     }
 }
 
-/// The kernel of a variant of `A`.
+/// The kernel of a single-message variant of `A`.
 fn kernel_of<A: Registered>(variant: &'static Variant) -> KernelFn<A> {
     let declaration = variant
         .declaration::<A>()
         .expect("a variant of this algorithm's registry");
     match declaration.kernel {
         Kernel::Single(kernel) => kernel,
+        Kernel::Lanes(_) | Kernel::Serial => {
+            unreachable!("the single-message choice is a single-message variant")
+        }
     }
 }
 
@@ -171,8 +217,8 @@ unsafe fn probe<A: Registered>(
     blocks: &[A::Block],
     w: &mut <A as Compression>::Workspace,
 ) {
-    let kernel = A::slot().resolve();
-    // SAFETY: `resolve` only returns kernels whose required features the CPU has.
+    let kernel = A::slot().resolve_kernel();
+    // SAFETY: the choice is only ever a variant whose required features the CPU has.
     unsafe { kernel(state, blocks, w) }
 }
 
@@ -210,17 +256,31 @@ pub(crate) fn installed<A: Registered>() -> KernelFn<A> {
 pub(crate) fn current<A: Registered>() -> KernelFn<A> {
     let kernel = installed::<A>();
     if kernel as *mut () == probe::<A> as KernelFn<A> as *mut () {
-        return A::slot().resolve();
+        return A::slot().resolve_kernel();
     }
     kernel
 }
 
-/// The variant `algorithm` uses now and why (probing first if nothing is installed yet).
+/// The many-message choice of `A` (the batch functions read it once per call).
+pub(crate) fn many<A: Registered>() -> Selection {
+    A::slot().selection(Interface::Many)
+}
+
+/// The single-message variant `algorithm` uses now and why (probing first if nothing is
+/// installed yet).
 pub fn active(algorithm: Algorithm) -> Selection {
     algorithm.active()
 }
 
-/// Installs the variant called `name` for `algorithm`, for the whole process.
+/// The many-message variant `algorithm`'s batch functions use now and why.
+pub fn active_many(algorithm: Algorithm) -> Selection {
+    algorithm.active_many()
+}
+
+/// Installs the variant called `name` for `algorithm`, for the whole process: a
+/// single-message variant for the hashers and one-shot functions, a many-message variant for
+/// the batch functions (where it then runs every batch alone, with no narrower kernel for the
+/// last few messages).
 ///
 /// Hashers created afterwards, and every one-shot call, use it; hashers that already exist
 /// keep the kernel they were created with. Meant for start-up and for tests.
@@ -276,7 +336,7 @@ mod tests {
         let names: std::vec::Vec<&str> = algorithm
             .variants()
             .iter()
-            .filter(|v| v.is_available())
+            .filter(|v| v.is_available() && v.interface() == Interface::Single)
             .map(|v| v.name())
             .collect();
         let (slow, fast) = (names[names.len() - 1], names[names.len() - 2]);
@@ -306,15 +366,15 @@ mod tests {
         for &algorithm in Algorithm::ALL {
             for variant in algorithm.variants() {
                 for feature in variant.requires().iter() {
-                    let before = active(algorithm).variant.name();
+                    let choice = |a: Algorithm| match variant.interface() {
+                        Interface::Single => active(a).variant.name(),
+                        Interface::Many => active_many(a).variant.name(),
+                    };
+                    let before = choice(algorithm);
                     let cpu = CpuFeatures::detect().without(feature);
                     let error = force_on(algorithm, variant.name(), cpu).expect_err("refused");
                     assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
-                    assert_eq!(
-                        active(algorithm).variant.name(),
-                        before,
-                        "{variant}: nothing changed"
-                    );
+                    assert_eq!(choice(algorithm), before, "{variant}: nothing changed");
                 }
             }
         }

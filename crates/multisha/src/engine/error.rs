@@ -1,7 +1,7 @@
 //! The error type of the override API.
 
 use super::name_buf::NameBuf;
-use super::{Algorithm, Variant};
+use super::{Algorithm, Interface, Variant};
 use core::fmt;
 use multisha_contract::CpuFeatures;
 
@@ -19,17 +19,30 @@ pub struct Error {
     features: CpuFeatures,
     /// Whether `features` are those of the CPU this process runs on.
     this_cpu: bool,
+    /// The interface the request was for (that of the named variant, when it exists).
+    interface: Interface,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Problem {
     Unknown,
     OtherArch(&'static str),
-    Unsupported { missing: CpuFeatures },
+    Unsupported {
+        missing: CpuFeatures,
+    },
+    /// The variant exists but serves the other interface.
+    OtherInterface {
+        wanted: Interface,
+    },
 }
 
 impl Error {
-    pub(crate) fn unknown(algorithm: Algorithm, requested: &str, features: CpuFeatures) -> Self {
+    pub(crate) fn unknown(
+        algorithm: Algorithm,
+        interface: Interface,
+        requested: &str,
+        features: CpuFeatures,
+    ) -> Self {
         let problem = match algorithm.foreign_variant_arch(requested) {
             Some(arch) => Problem::OtherArch(arch),
             None => Problem::Unknown,
@@ -40,6 +53,7 @@ impl Error {
             problem,
             features,
             this_cpu: features == CpuFeatures::detect(),
+            interface,
         }
     }
 
@@ -52,6 +66,19 @@ impl Error {
             },
             features,
             this_cpu: features == CpuFeatures::detect(),
+            interface: variant.interface(),
+        }
+    }
+
+    pub(crate) fn other_interface(
+        variant: &Variant,
+        wanted: Interface,
+        features: CpuFeatures,
+    ) -> Self {
+        Self {
+            problem: Problem::OtherInterface { wanted },
+            interface: wanted,
+            ..Self::unsupported(variant, features)
         }
     }
 
@@ -68,7 +95,19 @@ impl Error {
     /// Whether no variant of this build has the requested name (it may exist for another
     /// architecture: [`Error::other_arch`]).
     pub fn is_unknown_variant(&self) -> bool {
-        !matches!(self.problem, Problem::Unsupported { .. })
+        matches!(self.problem, Problem::Unknown | Problem::OtherArch(_))
+    }
+
+    /// The interface the request was for: the one asked for, or, when the call did not say
+    /// (`lookup`), that of the variant named.
+    pub fn interface(&self) -> Interface {
+        self.interface
+    }
+
+    /// Whether the variant exists but serves the other interface (a many-message variant
+    /// named for the hashers, or the reverse).
+    pub fn is_other_interface(&self) -> bool {
+        matches!(self.problem, Problem::OtherInterface { .. })
     }
 
     /// The architecture the requested variant exists for, if it is a variant of another
@@ -88,13 +127,15 @@ impl Error {
         }
     }
 
-    /// The variants of the algorithm that a CPU with the checked features runs, best first.
+    /// The variants of the interface asked for that a CPU with the checked features runs,
+    /// best first.
     pub fn available(&self) -> impl Iterator<Item = &'static Variant> + use<> {
         let features = self.features;
+        let interface = self.interface;
         self.algorithm
             .variants()
             .iter()
-            .filter(move |v| v.is_available_on(features))
+            .filter(move |v| v.is_available_on(features) && v.interface() == interface)
     }
 }
 
@@ -119,6 +160,16 @@ impl fmt::Display for Error {
                  (missing: {missing})",
                 self.features
             )?,
+            Problem::OtherInterface { wanted } => {
+                let (is, not) = match wanted {
+                    Interface::Single => ("many-message", "single-message"),
+                    Interface::Many => ("single-message", "many-message"),
+                };
+                write!(
+                    f,
+                    "{algorithm} variant \"{requested}\" is a {is} variant, not a {not} one"
+                )?;
+            }
         }
         f.write_str(if self.this_cpu {
             "; available: "

@@ -19,6 +19,7 @@ pub(crate) struct FunctionInfo {
     pub(crate) len: usize,
     pub(crate) algorithm: Algorithm,
     pub(crate) digest: fn(&[u8], &mut [u8]),
+    pub(crate) many: fn(&[&[u8]], &mut [u8]),
     #[cfg(feature = "std")]
     pub(crate) hasher: fn() -> Boxed,
     #[cfg(feature = "std")]
@@ -40,6 +41,7 @@ impl FunctionInfo {
             len: H::OUTPUT.len,
             algorithm: <H::Compression as crate::hash_function::Registered>::ALGORITHM,
             digest: digest_into::<H>,
+            many: digest_many_into::<H>,
             #[cfg(feature = "std")]
             hasher: boxed::<H>,
             #[cfg(feature = "std")]
@@ -50,6 +52,12 @@ impl FunctionInfo {
 
 fn digest_into<H: HashFunction>(data: &[u8], out: &mut [u8]) {
     out.copy_from_slice(H::oneshot(data).as_ref());
+}
+
+fn digest_many_into<H: HashFunction>(messages: &[&[u8]], out: &mut [u8]) {
+    let len = H::OUTPUT.len;
+    let mut digests = crate::many::Flat { bytes: out, len };
+    crate::many::hash_many::<H, _, _>(messages, &mut digests);
 }
 
 #[cfg(feature = "std")]
@@ -107,6 +115,23 @@ impl Function {
             self.0.len
         );
         (self.0.digest)(data, out);
+    }
+
+    /// Writes the digest of every message of `messages` into `out`, one after the other
+    /// ([`Function::output_len`] bytes each), with the dispatched many-message variant.
+    ///
+    /// # Panics
+    /// If `out` is not `messages.len()` digests long.
+    pub fn digest_many_into(self, messages: &[&[u8]], out: &mut [u8]) {
+        assert_eq!(
+            out.len(),
+            messages.len() * self.0.len,
+            "{} messages need {} bytes of {} digests",
+            messages.len(),
+            messages.len() * self.0.len,
+            self.0.name
+        );
+        (self.0.many)(messages, out);
     }
 
     /// A fresh streaming hasher running the dispatched variant.

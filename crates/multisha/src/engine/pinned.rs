@@ -1,7 +1,7 @@
 //! One-shot hashing pinned to one variant, without touching the global choice.
 
-use super::select::{lookup, require_available};
-use super::{Error, Variant};
+use super::select::{lookup_for, require_available};
+use super::{Error, Interface, Variant};
 use crate::hash_function::HashFunction;
 use core::fmt;
 use core::marker::PhantomData;
@@ -23,26 +23,40 @@ pub struct Pinned<H: HashFunction> {
 }
 
 impl<H: HashFunction> Pinned<H> {
-    /// Pins the variant of `H`'s algorithm called `name`.
+    /// Pins the single-message variant of `H`'s algorithm called `name`.
     ///
     /// # Errors
-    /// An unknown name or a variant this CPU cannot run.
+    /// An unknown name, a many-message variant (see
+    /// [`PinnedMany`](crate::engine::PinnedMany)) or a variant this CPU cannot run.
     pub fn new(name: &str) -> Result<Self, Error> {
-        Self::from_variant(lookup(H::algorithm(), name, CpuFeatures::detect())?)
+        let algorithm = H::algorithm();
+        Self::from_variant(lookup_for(
+            algorithm,
+            Interface::Single,
+            name,
+            CpuFeatures::detect(),
+        )?)
     }
 
     /// Pins `variant`.
     ///
     /// # Errors
-    /// A variant this CPU cannot run, or one of another algorithm (then the error says the
-    /// name is unknown for `H`'s algorithm).
+    /// A variant this CPU cannot run, a many-message variant, or one of another algorithm
+    /// (then the error says the name is unknown for `H`'s algorithm).
     pub fn from_variant(variant: &'static Variant) -> Result<Self, Error> {
         let features = CpuFeatures::detect();
         let Some(declaration) = variant.declaration::<H::Compression>() else {
-            return Err(Error::unknown(H::algorithm(), variant.name(), features));
+            return Err(Error::unknown(
+                H::algorithm(),
+                Interface::Single,
+                variant.name(),
+                features,
+            ));
         };
         let variant = require_available(variant, features)?;
-        let Kernel::Single(kernel) = declaration.kernel;
+        let Kernel::Single(kernel) = declaration.kernel else {
+            return Err(Error::other_interface(variant, Interface::Single, features));
+        };
         Ok(Self {
             variant,
             kernel,
@@ -73,5 +87,65 @@ impl<H: HashFunction> Copy for Pinned<H> {}
 impl<H: HashFunction> fmt::Debug for Pinned<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Pinned<{}>({})", H::OUTPUT.name, self.variant)
+    }
+}
+
+/// Batch hashing with hash function `H` pinned to one many-message variant, leaving the global
+/// choice alone. The variant runs every message of a batch itself, to the end (no hand-over of
+/// the last messages to narrower kernels), so an auditor measures that kernel alone.
+///
+/// ```
+/// use multisha::engine::PinnedMany;
+/// let serial = PinnedMany::<multisha::Sha256>::new("serial")?;
+/// let mut digests = [[0u8; 32]; 2];
+/// serial.hash_many(&[b"abc", b""], &mut digests);
+/// assert_eq!(digests[0], multisha::sha256(b"abc"));
+/// # Ok::<(), multisha::engine::Error>(())
+/// ```
+pub struct PinnedMany<H: HashFunction> {
+    variant: &'static Variant,
+    function: PhantomData<fn() -> H>,
+}
+
+impl<H: HashFunction> PinnedMany<H> {
+    /// Pins the many-message variant of `H`'s algorithm called `name`.
+    ///
+    /// # Errors
+    /// An unknown name, a single-message variant (see [`Pinned`]) or a variant this CPU
+    /// cannot run.
+    pub fn new(name: &str) -> Result<Self, Error> {
+        let variant = lookup_for(H::algorithm(), Interface::Many, name, CpuFeatures::detect())?;
+        Ok(Self {
+            variant,
+            function: PhantomData,
+        })
+    }
+
+    /// The pinned variant.
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The digest of every message of `messages` into the digest at the same index of
+    /// `digests`.
+    ///
+    /// # Panics
+    /// If `messages` and `digests` differ in length.
+    pub fn hash_many(&self, messages: &[&[u8]], digests: &mut [H::Digest]) {
+        crate::many::run::<H, _, _>(self.variant, true, messages, digests);
+    }
+}
+
+impl<H: HashFunction> Clone for PinnedMany<H> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<H: HashFunction> Copy for PinnedMany<H> {}
+
+impl<H: HashFunction> fmt::Debug for PinnedMany<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PinnedMany<{}>({})", H::OUTPUT.name, self.variant)
     }
 }

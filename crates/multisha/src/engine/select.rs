@@ -1,7 +1,7 @@
 //! The choice of a variant, as a pure function of the CPU's features and the request, so it
 //! can be tested (and asked about) for CPUs other than this one.
 
-use super::{Algorithm, Error, Variant};
+use super::{Algorithm, Error, Interface, Variant};
 use core::fmt;
 use multisha_contract::CpuFeatures;
 
@@ -10,7 +10,8 @@ use multisha_contract::CpuFeatures;
 pub enum Reason {
     /// The default priority: the best variant the CPU can run.
     Priority,
-    /// Named by the environment variable ([`Algorithm::env_var`]) at probe time.
+    /// Named by the environment variable ([`Algorithm::env_var`],
+    /// [`Algorithm::env_var_many`]) at probe time.
     Env,
     /// Installed by [`force`](crate::engine::force).
     Forced,
@@ -33,7 +34,7 @@ impl fmt::Display for Reason {
             Reason::EnvRejected(error) => write!(
                 f,
                 "default priority; {} ignored: {error}",
-                error.algorithm().env_var()
+                error.algorithm().env_var_for(error.interface())
             ),
             Reason::Requested => f.write_str("requested"),
             Reason::RequestRejected(error) => {
@@ -70,7 +71,7 @@ pub fn lookup(
 ) -> Result<&'static Variant, Error> {
     let variant = algorithm
         .variant(name)
-        .ok_or_else(|| Error::unknown(algorithm, name, features))?;
+        .ok_or_else(|| Error::unknown(algorithm, Interface::Single, name, features))?;
     require_available(variant, features)
 }
 
@@ -87,13 +88,49 @@ pub(crate) fn require_available(
     }
 }
 
-/// What the dispatcher picks for `algorithm` on a CPU with `features`, given the override
-/// `requested`: the requested variant if it can run there ([`Reason::Requested`]), else the
-/// first available variant in priority order ([`Reason::Priority`], or
-/// [`Reason::RequestRejected`] saying why the request was refused).
+/// The variant of `algorithm` called `name` for `interface`, if a CPU with `features` can run
+/// it.
+pub(crate) fn lookup_for(
+    algorithm: Algorithm,
+    interface: Interface,
+    name: &str,
+    features: CpuFeatures,
+) -> Result<&'static Variant, Error> {
+    let variant = algorithm
+        .variant(name)
+        .ok_or_else(|| Error::unknown(algorithm, interface, name, features))?;
+    if variant.interface() != interface {
+        return Err(Error::other_interface(variant, interface, features));
+    }
+    require_available(variant, features)
+}
+
+/// What the dispatcher picks for `algorithm`'s single-message interface (the hashers and the
+/// one-shot functions) on a CPU with `features`, given the override `requested`: the
+/// requested variant if it can run there ([`Reason::Requested`]), else the first available
+/// variant in priority order ([`Reason::Priority`], or [`Reason::RequestRejected`] saying why
+/// the request was refused).
 pub fn choose(algorithm: Algorithm, features: CpuFeatures, requested: Option<&str>) -> Selection {
+    choose_for(algorithm, Interface::Single, features, requested)
+}
+
+/// [`choose`] for the many-message interface (`sha256_many`, `sha256_pairs`).
+pub fn choose_many(
+    algorithm: Algorithm,
+    features: CpuFeatures,
+    requested: Option<&str>,
+) -> Selection {
+    choose_for(algorithm, Interface::Many, features, requested)
+}
+
+pub(crate) fn choose_for(
+    algorithm: Algorithm,
+    interface: Interface,
+    features: CpuFeatures,
+    requested: Option<&str>,
+) -> Selection {
     let rejected = match requested {
-        Some(name) => match lookup(algorithm, name, features) {
+        Some(name) => match lookup_for(algorithm, interface, name, features) {
             Ok(variant) => {
                 return Selection {
                     variant,
@@ -107,7 +144,7 @@ pub fn choose(algorithm: Algorithm, features: CpuFeatures, requested: Option<&st
     let variant = algorithm
         .variants()
         .iter()
-        .find(|v| v.is_available_on(features))
+        .find(|v| v.interface() == interface && v.is_available_on(features))
         .expect("the portable variants run everywhere");
     let reason = rejected.map_or(Reason::Priority, Reason::RequestRejected);
     Selection { variant, reason }

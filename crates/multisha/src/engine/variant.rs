@@ -5,6 +5,25 @@ use core::any::Any;
 use core::fmt;
 use multisha_contract::{Compression, CpuFeatures, Declaration, Schedule};
 
+/// Which of the engine's interfaces a variant serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Interface {
+    /// One message at a time: the hashers and the one-shot functions (`sha256`).
+    Single,
+    /// Many messages per call: the batch functions (`sha256_many`, `sha256_pairs`).
+    Many,
+}
+
+impl Interface {
+    /// A few words for tables (`single`, `many`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Interface::Single => "single",
+            Interface::Many => "many",
+        }
+    }
+}
+
 /// A kernel declaration of any algorithm, seen without its type.
 pub(crate) trait Declared: Any + Sync {
     fn name(&self) -> &'static str;
@@ -12,6 +31,8 @@ pub(crate) trait Declared: Any + Sync {
     fn description(&self) -> &'static str;
     fn schedule(&self) -> Schedule;
     fn kernel_address(&self) -> usize;
+    fn lanes(&self) -> usize;
+    fn is_many(&self) -> bool;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -30,6 +51,12 @@ impl<A: Compression> Declared for Declaration<A> {
     }
     fn kernel_address(&self) -> usize {
         self.kernel.address()
+    }
+    fn lanes(&self) -> usize {
+        self.kernel.lanes()
+    }
+    fn is_many(&self) -> bool {
+        self.kernel.is_many()
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -76,6 +103,21 @@ impl Variant {
         self.declaration.schedule()
     }
 
+    /// The interface it serves: single messages or many at once.
+    pub fn interface(&self) -> Interface {
+        if self.declaration.is_many() {
+            Interface::Many
+        } else {
+            Interface::Single
+        }
+    }
+
+    /// How many messages it compresses at once (1 for single-message variants and the serial
+    /// many-message variant).
+    pub fn lanes(&self) -> usize {
+        self.declaration.lanes()
+    }
+
     /// Whether the CPU this process runs on can run it.
     pub fn is_available(&self) -> bool {
         self.is_available_on(CpuFeatures::detect())
@@ -86,7 +128,8 @@ impl Variant {
         features.contains(self.requires())
     }
 
-    /// The address of its kernel function, to find the kernel in a symbol table.
+    /// The address of its kernel function, to find the kernel in a symbol table (0 for the
+    /// serial many-message variant, which has no kernel of its own).
     pub fn kernel_address(&self) -> usize {
         self.declaration.kernel_address()
     }
@@ -105,6 +148,8 @@ impl fmt::Debug for Variant {
             .field("name", &self.name())
             .field("requires", &self.requires())
             .field("schedule", &self.schedule())
+            .field("interface", &self.interface())
+            .field("lanes", &self.lanes())
             .finish()
     }
 }

@@ -1,0 +1,168 @@
+//! SHA-256 of two messages at once with the x86 SHA extensions: two independent streams of
+//! `sha256rnds2` interleaved.
+//!
+//! One stream waits on each `sha256rnds2` for the previous one (the state is its own input), so
+//! a core that can run several of them at once idles; a second, independent message fills the
+//! gaps (Linux's `sha256_ni_finup2x`: +38% on Sapphire Rapids, +64-98% on Zen 4/5 at 4 KiB).
+//! Each stream is `sha256_shani`'s: state in two registers in SHA-NI order, a ring of four
+//! schedule registers.
+//!
+//! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four words
+//! at a time, no `sha256msg1/2`).
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128, _mm_set_epi64x,
+    _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
+    _mm_shuffle_epi32, _mm_storeu_si128,
+};
+use multisha_contract::{SHA256_K, Sha256Compression};
+
+type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
+
+/// `K[4i..4i+4]`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn k4(i: usize) -> __m128i {
+    let k: &[u32; 4] = SHA256_K[4 * i..4 * i + 4].try_into().expect("four words");
+    // SAFETY: `k` is 16 readable bytes; unaligned load (SSE2, x86-64 baseline).
+    unsafe { _mm_loadu_si128(k.as_ptr().cast()) }
+}
+
+/// `[a, b, c, d]`, `[e, f, g, h]` to the SHA-NI pair `abef`, `cdgh`.
+#[inline]
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+fn to_shani(state: &[u32; 8]) -> (__m128i, __m128i) {
+    let p: *const __m128i = state.as_ptr().cast();
+    // SAFETY: `state` is 32 bytes: two unaligned 16-byte loads.
+    let (dcba, hgfe) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
+    let cdab = _mm_shuffle_epi32::<0xb1>(dcba);
+    let efgh = _mm_shuffle_epi32::<0x1b>(hgfe);
+    (
+        _mm_alignr_epi8::<8>(cdab, efgh),
+        _mm_blend_epi16::<0xf0>(efgh, cdab),
+    )
+}
+
+/// The SHA-NI pair back to `[a..d]`, `[e..h]` in `state`.
+#[inline]
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+fn from_shani(state: &mut [u32; 8], abef: __m128i, cdgh: __m128i) {
+    let feba = _mm_shuffle_epi32::<0x1b>(abef);
+    let dchg = _mm_shuffle_epi32::<0xb1>(cdgh);
+    let p: *mut __m128i = state.as_mut_ptr().cast();
+    // SAFETY: `state` is 32 bytes: two unaligned 16-byte stores.
+    unsafe {
+        _mm_storeu_si128(p, _mm_blend_epi16::<0xf0>(feba, dchg));
+        _mm_storeu_si128(p.add(1), _mm_alignr_epi8::<8>(dchg, feba));
+    }
+}
+
+/// Four rounds of one stream with `k + w` in `$wk`.
+macro_rules! rounds4 {
+    ($abef:ident, $cdgh:ident, $wk:expr) => {
+        let wk = $wk;
+        $cdgh = _mm_sha256rnds2_epu32($cdgh, $abef, wk);
+        $abef = _mm_sha256rnds2_epu32($abef, $cdgh, _mm_shuffle_epi32::<0x0e>(wk));
+    };
+}
+
+/// `w[t..t+4]` from the previous sixteen words, in place of the oldest four.
+macro_rules! schedule {
+    ($w0:ident, $w1:ident, $w2:ident, $w3:ident) => {
+        let t = _mm_add_epi32(
+            _mm_sha256msg1_epu32($w0, $w1),
+            _mm_alignr_epi8::<4>($w3, $w2),
+        );
+        $w0 = _mm_sha256msg2_epu32(t, $w3);
+    };
+}
+
+/// Four rounds of both streams with schedule vectors `$x` and `$y`, then (with `schedule`)
+/// the words of both streams four groups later.
+macro_rules! quad_x2 {
+    ($i:expr, $a0:ident, $c0:ident, $a1:ident, $c1:ident,
+     $x0:ident, $x1:ident, $x2:ident, $x3:ident,
+     $y0:ident, $y1:ident, $y2:ident, $y3:ident $(, $schedule:ident)?) => {
+        let k = k4($i);
+        rounds4!($a0, $c0, _mm_add_epi32($x0, k));
+        rounds4!($a1, $c1, _mm_add_epi32($y0, k));
+        $(
+            $schedule!($x0, $x1, $x2, $x3);
+            $schedule!($y0, $y1, $y2, $y3);
+        )?
+    };
+}
+
+multisha_contract::declare_variant! {
+    /// The `shani-x2` SHA-256 many-message variant.
+    pub static VARIANT: Sha256Compression = {
+        name: "shani-x2",
+        description: "two messages at once: two streams of sha256rnds2 interleaved, states and schedules in registers",
+        schedule: Registers,
+        requires: ["sha", "sse2", "ssse3", "sse4.1"],
+        lanes: 2,
+    };
+    /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
+    /// block in step; `_w` is not used.
+    #[inline(never)]
+    pub fn compress(states: &mut [[u32; 8]], blocks: &[&[[u8; 64]]], _w: &mut LaneWorkspace) {
+        let [s0, s1] = states else {
+            panic!("shani-x2 takes two lanes");
+        };
+        let [b0, b1] = blocks else {
+            panic!("shani-x2 takes two lanes");
+        };
+        assert_eq!(b0.len(), b1.len(), "shani-x2: lanes of equal length");
+        let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+        let (mut a0, mut c0) = to_shani(s0);
+        let (mut a1, mut c1) = to_shani(s1);
+        for (block0, block1) in b0.iter().zip(b1.iter()) {
+            let (a0_in, c0_in, a1_in, c1_in) = (a0, c0, a1, c1);
+            let p: *const __m128i = block0.as_ptr().cast();
+            let q: *const __m128i = block1.as_ptr().cast();
+            // SAFETY: each block is 64 bytes, so the four unaligned 16-byte loads stay inside.
+            let [mut x0, mut x1, mut x2, mut x3] =
+                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap)) };
+            // SAFETY: as above.
+            let [mut y0, mut y1, mut y2, mut y3] =
+                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), bswap)) };
+            // Rounds 0..48 consume a schedule vector, then replace it by the one sixteen words
+            // later; rounds 48..64 only consume.
+            for g in 0..3 {
+                quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule);
+                quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule);
+                quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule);
+                quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule);
+            }
+            quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
+            quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
+            quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
+            quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
+            a0 = _mm_add_epi32(a0, a0_in);
+            c0 = _mm_add_epi32(c0, c0_in);
+            a1 = _mm_add_epi32(a1, a1_in);
+            c1 = _mm_add_epi32(c1, c1_in);
+        }
+        from_shani(s0, a0, c0);
+        from_shani(s1, a1, c1);
+    }
+    /// One compression of both lanes on the expanded schedule `w[0..64]`; `_ws` is not used.
+    #[inline(never)]
+    pub fn compress_constant(states: &mut [[u32; 8]], w: &[u32], _ws: &mut LaneWorkspace) {
+        let [s0, s1] = states else {
+            panic!("shani-x2 takes two lanes");
+        };
+        let w: &[u32; 64] = w.try_into().expect("a 64-word schedule");
+        let (mut a0, mut c0) = to_shani(s0);
+        let (mut a1, mut c1) = to_shani(s1);
+        let (a0_in, c0_in, a1_in, c1_in) = (a0, c0, a1, c1);
+        for i in 0..16 {
+            // SAFETY: words 4i..4i+4 (i < 16) of the 64-word schedule; unaligned load.
+            let wk = _mm_add_epi32(unsafe { _mm_loadu_si128(w.as_ptr().add(4 * i).cast()) }, k4(i));
+            rounds4!(a0, c0, wk);
+            rounds4!(a1, c1, wk);
+        }
+        from_shani(s0, _mm_add_epi32(a0, a0_in), _mm_add_epi32(c0, c0_in));
+        from_shani(s1, _mm_add_epi32(a1, a1_in), _mm_add_epi32(c1, c1_in));
+    }
+}
