@@ -7,65 +7,10 @@ use std::fmt;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use multisha::engine::Algorithm;
-
 use crate::diag::diag;
+use crate::kind::{Kind, Tool};
 use crate::out::Out;
-use crate::{check, hash, std_fds, variants};
-
-/// Which `*sum` tool is being emulated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Sha1,
-    Sha224,
-    Sha256,
-}
-
-impl Kind {
-    fn from_command(name: &[u8]) -> Option<Kind> {
-        match name {
-            b"sha1sum" => Some(Kind::Sha1),
-            b"sha224sum" => Some(Kind::Sha224),
-            b"sha256sum" => Some(Kind::Sha256),
-            _ => None,
-        }
-    }
-
-    /// The command name, as in `--help` and `--version`.
-    pub(crate) fn command(self) -> &'static str {
-        match self {
-            Kind::Sha1 => "sha1sum",
-            Kind::Sha224 => "sha224sum",
-            Kind::Sha256 => "sha256sum",
-        }
-    }
-
-    /// The BSD tag (`SHA256 (name) = ...`), also used in coreutils' messages.
-    pub(crate) fn tag(self) -> &'static str {
-        match self {
-            Kind::Sha1 => "SHA1",
-            Kind::Sha224 => "SHA224",
-            Kind::Sha256 => "SHA256",
-        }
-    }
-
-    /// Length of the digest in hex digits.
-    pub(crate) fn hex_len(self) -> usize {
-        match self {
-            Kind::Sha1 => 40,
-            Kind::Sha224 => 56,
-            Kind::Sha256 => 64,
-        }
-    }
-
-    /// The dispatched family whose variants this tool runs (SHA-224 shares SHA-256's).
-    pub(crate) fn algorithm(self) -> Algorithm {
-        match self {
-            Kind::Sha1 => Algorithm::Sha1,
-            Kind::Sha224 | Kind::Sha256 => Algorithm::Sha256,
-        }
-    }
-}
+use crate::{check, hash, kind, std_fds, variants};
 
 /// Options of one `*sum` run, after parsing.
 #[derive(Debug)]
@@ -342,7 +287,7 @@ fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {
     let arg0 = argv
         .first()
         .map_or(OsStr::new("multisha"), OsString::as_os_str);
-    if let Some(kind) = Kind::from_command(basename(arg0)) {
+    if let Some(kind) = Tool::from_command(basename(arg0)) {
         let p = Prog {
             name: prog.to_owned(),
             help_cmd: prog.to_owned(),
@@ -352,7 +297,7 @@ fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {
     let Some(cmd) = argv.get(1) else {
         return usage_error(prog, prog, &UsageError::MissingCommand);
     };
-    if let Some(kind) = Kind::from_command(cmd.as_bytes()) {
+    if let Some(kind) = Tool::from_command(cmd.as_bytes()) {
         let p = Prog {
             name: prog.to_owned(),
             help_cmd: format!("{prog} {}", kind.command()),
@@ -389,7 +334,7 @@ fn run_sum(kind: Kind, prog: &Prog, args: &[OsString], out: &mut Out) -> u8 {
         }
         Action::Version(kind) => {
             let text = format!(
-                "{} (multisha) {}\nSHA-1/SHA-224/SHA-256 with runtime-dispatched kernels.\n",
+                "{} (multisha) {}\nSHA-1 and SHA-2 with runtime-dispatched kernels.\n",
                 kind.command(),
                 env!("CARGO_PKG_VERSION")
             );
@@ -423,25 +368,26 @@ hash add up to at least 256 MiB (with --check, counting the files listed so\n\
 far); --no-progress turns it off.\n";
 
 fn print_top_help(prog: &str, out: &mut Out) {
+    let tools: Vec<&str> = kind::all().iter().map(|t| t.command()).collect();
+    let tools = tools.join(", ");
     let text = format!(
         "Usage: {prog} COMMAND [OPTION]... [FILE]...\n\
-         SHA-1/SHA-224/SHA-256 checksums with CPU-dispatched kernels.\n\n\
+         SHA-1 and SHA-2 checksums with CPU-dispatched kernels.\n\n\
          Commands:\n  \
-         sha1sum, sha224sum, sha256sum   behave like the GNU coreutils tools\n  \
-         variants                        list the kernel variants and the active choice\n\n\
-         Invoked through a symlink named sha1sum, sha224sum or sha256sum, it behaves as\n\
-         that command. Run '{prog} sha256sum --help' for the options.\n\n\
+         {tools}\n      \
+         behave like the GNU coreutils tools of these names (sha512_224sum and\n      \
+         sha512_256sum follow the same conventions; coreutils has no such tools)\n  \
+         variants\n      \
+         list the kernel variants and the active choice\n\n\
+         Invoked through a symlink named like one of the tools, it behaves as that\n\
+         command. Run '{prog} sha256sum --help' for the options.\n\n\
          {PROGRESS_HELP}"
     );
     out.write(text.as_bytes());
 }
 
 fn print_sum_help(prog: &str, kind: Kind, out: &mut Out) {
-    let bits = match kind {
-        Kind::Sha1 => "SHA1 (160-bit)",
-        Kind::Sha224 => "SHA224 (224-bit)",
-        Kind::Sha256 => "SHA256 (256-bit)",
-    };
+    let bits = format!("{} ({}-bit)", kind.tag(), kind.bits());
     let text = format!(
         "Usage: {prog} [OPTION]... [FILE]...\n\
 Print or check {bits} checksums.\n\n\

@@ -9,9 +9,10 @@ use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
-use crate::args::{Kind, Options};
+use crate::args::Options;
 use crate::diag::diag;
 use crate::hash;
+use crate::kind::Kind;
 use crate::lines::{Line, LineReader};
 use crate::ordered::{self, Event, Place};
 use crate::out::Out;
@@ -226,6 +227,48 @@ impl<R: io::BufRead> Iterator for Entries<'_, R> {
     }
 }
 
+/// A unit of parallel work: one entry, or the jobs of consecutive lines naming small files,
+/// hashed as one batch.
+enum Unit {
+    One(Entry),
+    Small(Vec<Job>),
+}
+
+/// Names per unit at most, in bytes: with [`ordered::WINDOW`] units in flight, memory stays
+/// near what single entries took.
+const GROUP_NAME_BYTES: usize = 4096;
+
+/// Groups consecutive entries that name small regular files (up to `hash::GROUP` of them and
+/// [`GROUP_NAME_BYTES`] of names), so they go through the batch path together; every other
+/// entry stands alone.
+fn units<I: Iterator<Item = (Entry, Place)> + Send>(
+    entries: I,
+) -> impl Iterator<Item = (Unit, Place)> + Send {
+    let small = |entry: &(Entry, Place)| matches!(entry, (Entry::Job(job), Place::Pool) if hash::is_small_file(&job.name));
+    let mut entries = entries.peekable();
+    std::iter::from_fn(move || {
+        let first = entries.next()?;
+        if !small(&first) {
+            return Some((Unit::One(first.0), first.1));
+        }
+        let Entry::Job(job) = first.0 else {
+            unreachable!("small entries are jobs")
+        };
+        let mut bytes = job.name.len();
+        let mut jobs = vec![job];
+        while jobs.len() < hash::GROUP
+            && bytes < GROUP_NAME_BYTES
+            && entries.peek().is_some_and(small)
+        {
+            if let Some((Entry::Job(job), _)) = entries.next() {
+                bytes += job.name.len();
+                jobs.push(job);
+            }
+        }
+        Some((Unit::Small(jobs), Place::Pool))
+    })
+}
+
 /// Per-list counts, as md5sum.c keeps them.
 #[derive(Debug, Default)]
 struct Tally {
@@ -368,18 +411,29 @@ fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
     };
     let mut tally = Tally::default();
     ordered::run(
-        &mut entries,
-        |entry| match entry {
-            Entry::Job(job) => Some(hash::hash_file(o.kind, &job.name, &progress)),
-            Entry::Misformatted(_) => None,
+        units(&mut entries),
+        |unit| match unit {
+            Unit::One(Entry::Job(job)) => vec![hash::hash_file(o.kind, &job.name, &progress)],
+            Unit::One(Entry::Misformatted(_)) => Vec::new(),
+            Unit::Small(jobs) => {
+                let names: Vec<&[u8]> = jobs.iter().map(|j| j.name.as_slice()).collect();
+                hash::hash_group(o.kind, &names, &progress)
+            }
         },
         |event| match event {
             Event::Waiting => {
                 out.flush();
                 ControlFlow::Continue(())
             }
-            Event::Ready(entry, result) => {
-                report(o, &display, entry, result.flatten(), &mut tally, out)
+            Event::Ready(Unit::One(entry), results) => {
+                let result = results.and_then(|r| r.into_iter().next());
+                report(o, &display, entry, result, &mut tally, out)
+            }
+            Event::Ready(Unit::Small(jobs), results) => {
+                for (job, result) in jobs.into_iter().zip(results.unwrap_or_default()) {
+                    report(o, &display, Entry::Job(job), Some(result), &mut tally, out)?;
+                }
+                ControlFlow::Continue(())
             }
         },
     );
@@ -410,21 +464,22 @@ pub(crate) fn run(o: &Options, out: &mut Out) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kind::Tool;
 
     #[test]
     fn splits_both_formats() {
         let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
         let mut rev = Reversed::Unknown;
         let line = format!("{h}  a b");
-        let (hex, name) = split_line(Kind::Sha256, line.as_bytes(), &mut rev).unwrap();
+        let (hex, name) = split_line(Tool::of("sha256"), line.as_bytes(), &mut rev).unwrap();
         assert_eq!((hex, name.as_slice()), (h.as_bytes(), &b"a b"[..]));
         let line = format!("\\SHA256 (a\\nb) = {h}");
-        let (_, name) = split_line(Kind::Sha256, line.as_bytes(), &mut rev).unwrap();
+        let (_, name) = split_line(Tool::of("sha256"), line.as_bytes(), &mut rev).unwrap();
         assert_eq!(name, b"a\nb");
         let line = format!("{h} single");
-        assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
+        assert!(split_line(Tool::of("sha256"), line.as_bytes(), &mut rev).is_none());
         let line = format!("\\{h}  bad\\x");
-        assert!(split_line(Kind::Sha256, line.as_bytes(), &mut rev).is_none());
+        assert!(split_line(Tool::of("sha256"), line.as_bytes(), &mut rev).is_none());
     }
 
     #[test]
@@ -432,7 +487,7 @@ mod tests {
         let h = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
         let mut rev = Reversed::Unknown;
         let split = |line: String, rev: &mut Reversed| {
-            split_line(Kind::Sha256, line.as_bytes(), rev).map(|(_, name)| name)
+            split_line(Tool::of("sha256"), line.as_bytes(), rev).map(|(_, name)| name)
         };
         assert_eq!(split(format!("{h}  a\0b"), &mut rev), Some(b"a".to_vec()));
         assert_eq!(

@@ -9,10 +9,9 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
-use multisha::Digest;
-
-use crate::args::{Kind, Options};
+use crate::args::Options;
 use crate::diag::diag;
+use crate::kind::Kind;
 use crate::ordered::{self, Event, Place};
 use crate::out::Out;
 use crate::output;
@@ -30,46 +29,24 @@ const CHUNK: usize = 256 * 1024;
 /// that thread costs far less than hashing this much).
 const READAHEAD_AFTER: usize = 4 << 20;
 
-/// An incremental hasher for the chosen tool.
-enum Hasher {
-    Sha1(multisha::Sha1),
-    Sha224(multisha::Sha224),
-    Sha256(multisha::Sha256),
-}
+/// Inputs of at most this many bytes are hashed together with other small files of the same
+/// work item, through the batch path (several messages at once on the CPU's multi-lane
+/// kernels); larger ones one by one.
+const SMALL: usize = 64 * 1024;
+/// Files per parallel work item, so that small files meet in one batch.
+pub(crate) const GROUP: usize = 32;
 
-impl Hasher {
-    fn new(kind: Kind) -> Self {
-        match kind {
-            Kind::Sha1 => Hasher::Sha1(multisha::Sha1::new()),
-            Kind::Sha224 => Hasher::Sha224(multisha::Sha224::new()),
-            Kind::Sha256 => Hasher::Sha256(multisha::Sha256::new()),
-        }
-    }
-
-    fn update(&mut self, data: &[u8]) {
-        match self {
-            Hasher::Sha1(h) => h.update(data),
-            Hasher::Sha224(h) => h.update(data),
-            Hasher::Sha256(h) => h.update(data),
-        }
-    }
-
-    fn finish(self) -> Vec<u8> {
-        match self {
-            Hasher::Sha1(h) => h.finalize().to_vec(),
-            Hasher::Sha224(h) => h.finalize().to_vec(),
-            Hasher::Sha256(h) => h.finalize().to_vec(),
-        }
-    }
-}
-
-/// Hashes a whole buffer with the one-shot functions (fastest for small inputs).
+/// The digest of `data` through the one-shot path.
 fn oneshot(kind: Kind, data: &[u8]) -> Vec<u8> {
-    match kind {
-        Kind::Sha1 => multisha::sha1(data).to_vec(),
-        Kind::Sha224 => multisha::sha224(data).to_vec(),
-        Kind::Sha256 => multisha::sha256(data).to_vec(),
-    }
+    let mut digest = vec![0; kind.function().output_len()];
+    kind.function().digest_into(data, &mut digest);
+    digest
+}
+
+/// What reading an input gave: a small input's bytes (to hash in a batch), or a digest.
+enum Read1 {
+    Small(Vec<u8>),
+    Digest(Vec<u8>),
 }
 
 thread_local! {
@@ -77,23 +54,27 @@ thread_local! {
     static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Hashes everything `r` yields: small inputs in one call from this thread's buffer,
-/// long ones streamed through the incremental hasher.
-fn hash_reader(kind: Kind, r: &mut (dyn Read + Send), progress: &Progress) -> io::Result<Vec<u8>> {
+/// Reads `r`: an input of at most [`SMALL`] bytes is returned whole; a larger one is hashed
+/// (in one call from this thread's buffer if it fits, else streamed through the incremental
+/// hasher).
+fn read_or_hash(kind: Kind, r: &mut (dyn Read + Send), progress: &Progress) -> io::Result<Read1> {
     BUF.with_borrow_mut(|buf| {
         buf.resize(CHUNK, 0);
         let n = fill(r, buf)?;
         progress.inc(n);
-        if n < buf.len() {
-            return Ok(oneshot(kind, &buf[..n]));
+        if n <= SMALL && n < buf.len() {
+            return Ok(Read1::Small(buf[..n].to_vec()));
         }
-        let mut hasher = Hasher::new(kind);
+        if n < buf.len() {
+            return Ok(Read1::Digest(oneshot(kind, &buf[..n])));
+        }
+        let mut hasher = kind.function().hasher();
         hasher.update(buf);
         let mut total = n;
         while total < READAHEAD_AFTER {
             let n = fill(r, buf)?;
             if n == 0 {
-                return Ok(hasher.finish());
+                return Ok(Read1::Digest(hasher.finalize().to_vec()));
             }
             hasher.update(&buf[..n]);
             progress.inc(n);
@@ -103,8 +84,49 @@ fn hash_reader(kind: Kind, r: &mut (dyn Read + Send), progress: &Progress) -> io
             hasher.update(chunk);
             progress.inc(chunk.len());
         })?;
-        Ok(hasher.finish())
+        Ok(Read1::Digest(hasher.finalize().to_vec()))
     })
+}
+
+/// Hashes everything `r` yields.
+fn hash_reader(kind: Kind, r: &mut (dyn Read + Send), progress: &Progress) -> io::Result<Vec<u8>> {
+    Ok(match read_or_hash(kind, r, progress)? {
+        Read1::Small(data) => oneshot(kind, &data),
+        Read1::Digest(digest) => digest,
+    })
+}
+
+/// Hashes the files called `names` (none of them `-`): the small ones together through the
+/// batch path, the others one by one; results in the order of `names`.
+pub(crate) fn hash_group(
+    kind: Kind,
+    names: &[&[u8]],
+    progress: &Progress,
+) -> Vec<io::Result<Vec<u8>>> {
+    let mut results = Vec::with_capacity(names.len());
+    // Small files: (index in `names`, contents).
+    let mut small: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let read = File::open(OsStr::from_bytes(name))
+            .and_then(|mut file| read_or_hash(kind, &mut file, progress));
+        results.push(match read {
+            Ok(Read1::Small(data)) => {
+                small.push((i, data));
+                Ok(Vec::new())
+            }
+            Ok(Read1::Digest(digest)) => Ok(digest),
+            Err(e) => Err(e),
+        });
+    }
+    let function = kind.function();
+    let len = function.output_len();
+    let messages: Vec<&[u8]> = small.iter().map(|(_, data)| data.as_slice()).collect();
+    let mut digests = vec![0u8; messages.len() * len];
+    function.digest_many_into(&messages, &mut digests);
+    for ((i, _), digest) in small.iter().zip(digests.chunks_exact(len)) {
+        results[*i] = Ok(digest.to_vec());
+    }
+    results
 }
 
 /// Hashes the file called `name` (`-` is standard input).
@@ -140,55 +162,162 @@ pub(crate) fn count_sizes<'a>(progress: &Progress, names: impl Iterator<Item = &
     }
 }
 
+/// A unit of parallel work: one input, or several small files hashed as one batch.
+pub(crate) enum Work<'a> {
+    One(&'a [u8]),
+    Small(Vec<&'a [u8]>),
+}
+
+impl<'a> Work<'a> {
+    /// The names, in order.
+    pub(crate) fn names(&self) -> &[&'a [u8]] {
+        match self {
+            Work::One(name) => core::slice::from_ref(name),
+            Work::Small(names) => names,
+        }
+    }
+}
+
+/// Hashes one unit of work; one result per name, in order.
+pub(crate) fn hash_work(
+    kind: Kind,
+    work: &Work<'_>,
+    progress: &Progress,
+) -> Vec<io::Result<Vec<u8>>> {
+    match work {
+        Work::One(name) => vec![hash_file(kind, name, progress)],
+        Work::Small(names) => hash_group(kind, names, progress),
+    }
+}
+
+/// Whether `name` is a regular file small enough for the batch path (a stat; the read decides
+/// for good, so a file that grew in between is still hashed right).
+pub(crate) fn is_small_file(name: &[u8]) -> bool {
+    name != b"-"
+        && std::fs::metadata(OsStr::from_bytes(name))
+            .is_ok_and(|m| m.is_file() && m.len() <= SMALL as u64)
+}
+
+/// Groups `names` into units of work: consecutive small files into batches of up to
+/// [`GROUP`], every other input alone (standard input on the feeder thread, in order).
+pub(crate) fn group<'a>(
+    names: impl Iterator<Item = &'a [u8]> + Send + 'a,
+) -> impl Iterator<Item = (Work<'a>, Place)> + Send + 'a {
+    let mut names = names.peekable();
+    std::iter::from_fn(move || {
+        let first = names.next()?;
+        if !is_small_file(first) {
+            return Some((Work::One(first), place_of(first)));
+        }
+        let mut batch = vec![first];
+        while batch.len() < GROUP {
+            match names.peek() {
+                Some(next) if is_small_file(next) => batch.push(names.next()?),
+                _ => break,
+            }
+        }
+        Some((Work::Small(batch), Place::Pool))
+    })
+}
+
 /// Hashing mode: prints one line per file; returns whether all files could be read.
 pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
     let progress = Progress::new(o.progress);
     count_sizes(&progress, o.files.iter().map(|f| f.as_bytes()));
     let mut ok = true;
     let mut line = Vec::with_capacity(256);
-    let items = o
-        .files
-        .iter()
-        .map(|f| (f.as_bytes(), place_of(f.as_bytes())));
     ordered::run(
-        items,
-        |name| hash_file(o.kind, name, &progress),
+        group(o.files.iter().map(|f| f.as_bytes())),
+        |work| hash_work(o.kind, work, &progress),
         |event| {
-            let (name, result) = match event {
+            let (work, results) = match event {
                 Event::Waiting => {
                     // Nothing to print for a while: let what is ready be seen.
                     out.flush();
                     return ControlFlow::Continue(());
                 }
-                Event::Ready(name, result) => (name, result),
+                Event::Ready(work, results) => (work, results.unwrap_or_default()),
             };
-            match result {
-                Some(Ok(digest)) => {
-                    line.clear();
-                    let binary = o.binary == Some(true);
-                    output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
-                    out.write(&line);
+            for (name, result) in work.names().iter().zip(results) {
+                match result {
+                    Ok(digest) => {
+                        line.clear();
+                        let binary = o.binary == Some(true);
+                        output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
+                        out.write(&line);
+                    }
+                    Err(e) => {
+                        ok = false;
+                        // Keep stdout and stderr in order when both go to the same place.
+                        out.flush();
+                        diag!(
+                            "{}: {}: {}",
+                            o.prog,
+                            output::quotef(name),
+                            output::strerror(&e)
+                        );
+                    }
                 }
-                Some(Err(e)) => {
-                    ok = false;
-                    // Keep stdout and stderr in order when both go to the same place.
-                    out.flush();
-                    diag!(
-                        "{}: {}: {}",
-                        o.prog,
-                        output::quotef(name),
-                        output::strerror(&e)
-                    );
+                if out.broken_pipe() {
+                    return ControlFlow::Break(());
                 }
-                None => {}
             }
-            if out.broken_pipe() {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            ControlFlow::Continue(())
         },
     );
     progress.finish();
     ok && !out.broken_pipe()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kind::Tool;
+
+    /// Small regular files are grouped (up to `GROUP` in a row), anything else stands alone:
+    /// a large file, a missing file, standard input.
+    #[test]
+    fn small_files_are_grouped_for_the_batch_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = |name: &str| dir.path().join(name).into_os_string();
+        let mut names = Vec::new();
+        for i in 0..GROUP + 10 {
+            let p = path(&format!("small{i}"));
+            std::fs::write(&p, vec![i as u8; i * 100]).expect("write");
+            names.push(p);
+        }
+        let big = path("big");
+        std::fs::write(&big, vec![7u8; SMALL + 1]).expect("write");
+        names.insert(5, big);
+        names.insert(7, path("missing"));
+        names.insert(9, "-".into());
+        let bytes: Vec<&[u8]> = names.iter().map(|n| n.as_bytes()).collect();
+        let shapes: Vec<(usize, Place)> = group(bytes.iter().copied())
+            .map(|(work, place)| (work.names().len(), place))
+            .collect();
+        assert_eq!(
+            shapes,
+            [
+                (5, Place::Pool),
+                (1, Place::Pool),
+                (1, Place::Pool),
+                (1, Place::Pool),
+                (1, Place::Pool),
+                (1, Place::Feeder),
+                (GROUP, Place::Pool),
+                (3, Place::Pool),
+            ]
+        );
+        // Every file's digest is that of the one-shot function, whichever path it took.
+        let sha256 = Tool::of("sha256");
+        let progress = Progress::new(false);
+        for (work, _) in group(bytes.iter().copied().filter(|n| *n != b"-")) {
+            for (name, result) in work.names().iter().zip(hash_work(sha256, &work, &progress)) {
+                match std::fs::read(OsStr::from_bytes(name)) {
+                    Ok(data) => assert_eq!(result.expect("read"), multisha::sha256(&data)),
+                    Err(_) => assert!(result.is_err()),
+                }
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@ mod args;
 mod check;
 mod diag;
 mod hash;
+mod kind;
 mod lines;
 mod ordered;
 mod out;

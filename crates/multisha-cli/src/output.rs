@@ -4,7 +4,7 @@
 
 use std::io;
 
-use crate::args::Kind;
+use crate::kind::Kind;
 
 /// Appends the lowercase hex of `digest`.
 pub(crate) fn push_hex(out: &mut Vec<u8>, digest: &[u8]) {

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use multisha::engine::{Algorithm, CpuFeatures, Function};
+use multisha::engine::{Algorithm, CpuFeatures, Function, Interface};
 
 use crate::diag::diag;
 use crate::out::Out;
@@ -35,43 +35,53 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
         if shown.is_empty() { "(none)" } else { &shown }
     ));
     for &alg in Algorithm::ALL {
-        let selection = alg.active();
         let used_by: Vec<String> = Function::ALL
             .iter()
             .filter(|f| f.algorithm() == alg)
             .map(|f| format!("{}sum", f.id()))
             .collect();
-        let used_by = used_by.join(", ");
-        text.push_str(&format!(
-            "\n{alg} ({used_by}; override with {}=NAME or --variant NAME)\n",
-            alg.env_var()
-        ));
-        text.push_str(&format!(
-            "  {:<16} {:<24} {:<9} {:<6} {}\n",
-            "VARIANT", "REQUIRES", "AVAILABLE", "ACTIVE", "DESCRIPTION"
-        ));
-        for v in alg.variants() {
-            let requires: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
-            let requires = if requires.is_empty() {
-                "-".to_owned()
-            } else {
-                requires.join(",")
+        text.push_str(&format!("\n{alg} ({})\n", used_by.join(", ")));
+        for interface in [Interface::Single, Interface::Many] {
+            let selection = match interface {
+                Interface::Single => alg.active(),
+                Interface::Many => alg.active_many(),
             };
-            let active = std::ptr::eq(v, selection.variant);
+            let what = match interface {
+                Interface::Single => "single messages (large files, standard input)",
+                Interface::Many => "many messages at once (small files)",
+            };
             text.push_str(&format!(
-                "  {:<16} {:<24} {:<9} {:<6} {}\n",
-                v.name(),
-                requires,
-                if v.is_available() { "yes" } else { "no" },
-                if active { "*" } else { "" },
-                v.description()
+                "  {what}; override with {}=NAME or --variant NAME\n",
+                alg.env_var_for(interface)
+            ));
+            text.push_str(&format!(
+                "    {:<12} {:>5} {:<24} {:<9} {:<6} {}\n",
+                "VARIANT", "LANES", "REQUIRES", "AVAILABLE", "ACTIVE", "DESCRIPTION"
+            ));
+            for v in alg.variants().iter().filter(|v| v.interface() == interface) {
+                let requires: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
+                let requires = if requires.is_empty() {
+                    "-".to_owned()
+                } else {
+                    requires.join(",")
+                };
+                let active = std::ptr::eq(v, selection.variant);
+                text.push_str(&format!(
+                    "    {:<12} {:>5} {:<24} {:<9} {:<6} {}\n",
+                    v.name(),
+                    v.lanes(),
+                    requires,
+                    if v.is_available() { "yes" } else { "no" },
+                    if active { "*" } else { "" },
+                    v.description()
+                ));
+            }
+            text.push_str(&format!(
+                "    active: {} (reason: {})\n",
+                selection.variant.name(),
+                selection.reason
             ));
         }
-        text.push_str(&format!(
-            "  active: {} (reason: {})\n",
-            selection.variant.name(),
-            selection.reason
-        ));
     }
     out.write(text.as_bytes());
     0

@@ -10,7 +10,14 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const EXE: &str = env!("CARGO_BIN_EXE_multisha");
-const TOOLS: [&str; 3] = ["sha1sum", "sha224sum", "sha256sum"];
+/// Every tool coreutils has a counterpart of (sha512_224sum and sha512_256sum have none).
+const TOOLS: [&str; 5] = [
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+];
 
 /// Whether the coreutils tool exists; prints a note when it does not.
 fn have(tool: &str) -> bool {
