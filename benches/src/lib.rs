@@ -3,8 +3,19 @@
 //! (RustCrypto `sha1`/`sha2`, `ring`, and OpenSSL with the `openssl` feature). The criterion benches and the
 //! `multisha-report` binary both iterate [`contenders`], so neither names a variant.
 
+mod batch;
 mod contenders;
 mod short_paths;
 
+pub use batch::{BatchContender, BatchShape, batch_contenders, batch_shapes};
 pub use contenders::{Contender, Kind, Output, contenders, missing_peers};
 pub use short_paths::{ShortPath, short_paths};
+
+/// "16 KiB", "1 MiB", "64 B".
+pub fn size_label(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} B"),
+    }
+}

@@ -3,6 +3,7 @@
 //! cache), reads each kernel's code size from this binary, and writes report.md, report.json
 //! and SVG plots. It lives in the benches crate so it runs optimized with the peers linked in.
 
+mod batch;
 mod cli;
 mod codesize;
 mod cold;
@@ -175,8 +176,10 @@ fn run(options: &Options) -> Result<(), String> {
     } else {
         short_paths.len()
     };
-    let mut progress =
-        Progress::new(sets.len() * (cells.len() + sweep.len() + cold_sizes.len()) + short_steps);
+    let shapes = multisha_benches::batch_shapes(options.sizes.as_deref());
+    let mut progress = Progress::new(
+        sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + shapes.len()) + short_steps,
+    );
 
     let mut algos = Vec::new();
     for (algorithm, checked, set) in &sets {
@@ -204,6 +207,17 @@ fn run(options: &Options) -> Result<(), String> {
             cold: cold_sizes.iter().copied().zip(cold).collect(),
         });
     }
+    let mut batches = Vec::new();
+    for &algorithm in &options.algorithms {
+        let contenders = multisha_benches::batch_contenders(algorithm);
+        batches.push(batch::measure(
+            algorithm,
+            &contenders,
+            &shapes,
+            plan,
+            &mut progress,
+        )?);
+    }
     let short = if short_sizes.is_empty() {
         Vec::new()
     } else {
@@ -225,6 +239,7 @@ fn run(options: &Options) -> Result<(), String> {
         icache_bytes: symbols.as_ref().and_then(|s| s.span(icache::addresses())),
         missing_peers: multisha_benches::missing_peers(),
         short,
+        batches,
         algos,
     };
     write(options, &report)?;
@@ -247,16 +262,47 @@ fn write(options: &Options, report: &Report) -> Result<(), String> {
         plot::draw(report, algo, &out.join(&name))?;
         plots.push(name);
     }
+    let mut batch_plots = Vec::new();
+    for batch in &report.batches {
+        let name = format!("{}-batch.svg", batch.algorithm.id());
+        let series: Vec<(String, Vec<(f64, f64)>)> = batch
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                let points = batch
+                    .rows
+                    .iter()
+                    .filter_map(|(_, bytes, len, stats)| {
+                        Some(((*len)? as f64, report.mbps(*bytes, stats[i].median)))
+                    })
+                    .collect();
+                (entry.0.clone(), points)
+            })
+            .collect();
+        let title = format!(
+            "{} batches: aggregate throughput vs message size ({})",
+            batch.algorithm, report.cpu
+        );
+        plot::draw_series(
+            &title,
+            "message size (bytes), equal-length batches",
+            &series,
+            &out.join(&name),
+        )?;
+        batch_plots.push(name);
+    }
     let save = |name: &str, text: String| {
         let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))
     };
-    save("report.md", output_md::render(report, &plots))?;
+    save("report.md", output_md::render(report, &plots, &batch_plots))?;
     save("report.json", output_json::render(report)?)?;
     println!(
-        "report written to {}/ (report.md, report.json, {})",
+        "report written to {}/ (report.md, report.json, {}, {})",
         out.display(),
-        plots.join(", ")
+        plots.join(", "),
+        batch_plots.join(", ")
     );
     Ok(())
 }

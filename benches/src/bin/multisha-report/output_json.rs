@@ -65,6 +65,18 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
         "icache_flush_code_bytes": report.icache_bytes,
         "missing_peers": report.missing_peers.iter().map(|(peer, why)| json!({ "peer": peer, "why": why })).collect::<Vec<_>>(),
         "algorithms": algorithms,
+        "batches": report.batches.iter().map(|batch| json!({
+            "algorithm": batch.algorithm.id(),
+            "contenders": batch.entries.iter().map(|(name, kind, description)| json!({
+                "name": name, "kind": kind.label(), "description": description,
+            })).collect::<Vec<_>>(),
+            "rows": batch.rows.iter().map(|(label, bytes, len, stats)| json!({
+                "batch": label,
+                "bytes": bytes,
+                "message_len": len,
+                "results": batch.entries.iter().zip(stats).map(|(e, s)| (e.0.clone(), stat(report, *bytes, s))).collect::<serde_json::Map<_, _>>(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "short_paths": report.short.iter().map(|row| json!({
             "function": row.function,
             "path": row.path,

@@ -1,5 +1,6 @@
 //! report.md: machine, dispatch decisions, code sizes, throughput tables, cold cache, ratios.
 
+use crate::batch::BatchReport;
 use crate::measure::Cell;
 use crate::results::{AlgoReport, Report, size_label};
 use multisha_benches::Kind;
@@ -21,7 +22,7 @@ fn cell_label(cell: &Cell) -> String {
     format!("{} / {}", cell.len, cell.chunk.unwrap_or(cell.len))
 }
 
-pub(crate) fn render(report: &Report, plots: &[String]) -> String {
+pub(crate) fn render(report: &Report, plots: &[String], batch_plots: &[String]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# multisha report\n");
     let _ = writeln!(out, "- CPU: {}", report.cpu);
@@ -57,8 +58,64 @@ pub(crate) fn render(report: &Report, plots: &[String]) -> String {
     for (algo, plot) in report.algos.iter().zip(plots) {
         render_algo(&mut out, report, algo, plot);
     }
+    for (batch, plot) in report.batches.iter().zip(batch_plots) {
+        render_batch(&mut out, report, batch, plot);
+    }
     render_short(&mut out, report);
     out
+}
+
+/// One algorithm's batch tables: aggregate MB/s, then ratios of the dispatched path.
+fn render_batch(out: &mut String, report: &Report, batch: &BatchReport, plot: &str) {
+    let _ = writeln!(
+        out,
+        "\n## {} batches: many messages per call\n",
+        batch.algorithm
+    );
+    let _ = writeln!(out, "| name | kind | what |\n|---|---|---|");
+    for (name, kind, description) in &batch.entries {
+        let _ = writeln!(out, "| {name} | {} | {description} |", kind.label());
+    }
+    let names: Vec<&str> = batch.entries.iter().map(|e| e.0.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "\n### Aggregate throughput (MB/s, all messages of a batch call)\n\n\
+         ![{} batch throughput]({plot})\n",
+        batch.algorithm
+    );
+    table_header(out, "batch", &names);
+    for (label, bytes, _, stats) in &batch.rows {
+        let cells = stats
+            .iter()
+            .map(|s| format!("{:.0}", report.mbps(*bytes, s.median)));
+        table_row(out, label, cells);
+    }
+    let Some(dispatched) = batch.index("dispatched") else {
+        return;
+    };
+    let peers: Vec<(usize, &str)> = batch
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.1 == Kind::Peer)
+        .map(|(i, e)| (i, e.0.as_str()))
+        .collect();
+    let labels: Vec<String> = peers
+        .iter()
+        .map(|(_, name)| format!("dispatched / {name}"))
+        .collect();
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    let _ = writeln!(
+        out,
+        "\n### Ratios of the dispatched batch path (> 1: multisha faster)\n"
+    );
+    table_header(out, "batch", &labels);
+    for (label, _, _, stats) in &batch.rows {
+        let cells = peers
+            .iter()
+            .map(|(i, _)| format!("{:.2}", stats[*i].median / stats[dispatched].median));
+        table_row(out, label, cells);
+    }
 }
 
 /// The short-path section: RustCrypto time / multisha time, median over interleaved rounds.

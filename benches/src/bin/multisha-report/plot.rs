@@ -20,11 +20,8 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(23, 190, 207),
 ];
 
+/// The one-shot throughput chart of `algo`.
 pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<(), String> {
-    let context = |e: &dyn std::fmt::Display| format!("drawing {}: {e}", path.display());
-    let (Some(first), Some(last)) = (algo.sweep.first(), algo.sweep.last()) else {
-        return Ok(());
-    };
     let series: Vec<(String, Vec<(f64, f64)>)> = algo
         .entries
         .iter()
@@ -38,24 +35,37 @@ pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<()
             (e.name.clone(), points)
         })
         .collect();
+    let title = format!(
+        "{} one-shot throughput vs message size ({})",
+        algo.algorithm, report.cpu
+    );
+    draw_series(&title, "message size (bytes)", &series, path)
+}
+
+/// A chart of MB/s against a size (log axis), one line per named series.
+pub(crate) fn draw_series(
+    title: &str,
+    x_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    path: &Path,
+) -> Result<(), String> {
+    let context = |e: &dyn std::fmt::Display| format!("drawing {}: {e}", path.display());
+    let xs = series.iter().flat_map(|s| s.1.iter().map(|p| p.0));
+    let (Some(first), Some(last)) = (xs.clone().reduce(f64::min), xs.reduce(f64::max)) else {
+        return Ok(());
+    };
     let top = series
         .iter()
         .flat_map(|s| s.1.iter().map(|p| p.1))
         .fold(1.0, f64::max)
         * 1.1;
     // A single size still needs a non-empty x range.
-    let (low, high) = (first.0 as f64 / 1.5, last.0 as f64 * 1.5);
+    let (low, high) = (first / 1.5, last * 1.5);
 
     let root = SVGBackend::new(path, (1000, 620)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| context(&e))?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!(
-                "{} one-shot throughput vs message size ({})",
-                algo.algorithm, report.cpu
-            ),
-            ("sans-serif", 20),
-        )
+        .caption(title, ("sans-serif", 20))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(70)
@@ -63,7 +73,7 @@ pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<()
         .map_err(|e| context(&e))?;
     chart
         .configure_mesh()
-        .x_desc("message size (bytes)")
+        .x_desc(x_desc)
         .y_desc("MB/s")
         // The log axis ticks at powers of ten, so decimal prefixes read best.
         .x_label_formatter(&|x| match *x {
@@ -74,12 +84,12 @@ pub(crate) fn draw(report: &Report, algo: &AlgoReport, path: &Path) -> Result<()
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(|e| context(&e))?;
-    for (i, (name, points)) in series.into_iter().enumerate() {
+    for (i, (name, points)) in series.iter().enumerate() {
         let color = COLOURS[i % COLOURS.len()].to_rgba();
         chart
-            .draw_series(LineSeries::new(points, color.stroke_width(2)))
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
             .map_err(|e| context(&e))?
-            .label(name)
+            .label(name.clone())
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
             });

@@ -56,6 +56,8 @@ pub(crate) struct Report {
     pub(crate) algos: Vec<AlgoReport>,
     /// Short messages through the `digest` API and HMAC vs RustCrypto.
     pub(crate) short: Vec<crate::short::ShortRow>,
+    /// Many messages at once, per algorithm.
+    pub(crate) batches: Vec<crate::batch::BatchReport>,
 }
 
 impl Report {
@@ -65,11 +67,4 @@ impl Report {
     }
 }
 
-/// "16 KiB", "1 MiB", "64 B".
-pub(crate) fn size_label(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} B"),
-    }
-}
+pub(crate) use multisha_benches::size_label;

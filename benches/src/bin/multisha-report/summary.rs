@@ -47,6 +47,32 @@ pub(crate) fn render(report: &Report) -> String {
             out.push('\n');
         }
     }
+    for batch in &report.batches {
+        let Some(dispatched) = batch.index("dispatched") else {
+            continue;
+        };
+        out.push_str(&format!(
+            "\n{} batches, aggregate MB/s (dispatched and peers; > 1 ratios: multisha faster)\n",
+            batch.algorithm
+        ));
+        for (label, bytes, _, stats) in &batch.rows {
+            out.push_str(&format!(
+                "  {:<20} dispatched {:>8.0}",
+                label,
+                report.mbps(*bytes, stats[dispatched].median)
+            ));
+            for (i, entry) in batch.entries.iter().enumerate() {
+                if entry.1 == multisha_benches::Kind::Peer {
+                    out.push_str(&format!(
+                        "  {} {:.2}x",
+                        entry.0,
+                        stats[i].median / stats[dispatched].median
+                    ));
+                }
+            }
+            out.push('\n');
+        }
+    }
     if !report.short.is_empty() {
         out.push_str("\nshort messages, RustCrypto time / multisha time (> 1: multisha faster)\n");
         for row in &report.short {

@@ -1,0 +1,99 @@
+//! The batch section: aggregate throughput of every way to hash many messages at once, on
+//! equal-length batches (32 B to 16 KiB), mixed lengths and small batches; the contenders
+//! calibrated to a sample length, then sampled in interleaved rounds (the order rotating each
+//! round), the median kept, as for the other tables.
+
+use crate::measure::{Plan, Stat, calibrate, time};
+use crate::progress::Progress;
+use multisha::engine::Algorithm;
+use multisha_benches::{BatchContender, BatchShape, Kind, Output};
+use std::cell::RefCell;
+
+/// Everything measured for one algorithm's batches.
+#[derive(Debug)]
+pub(crate) struct BatchReport {
+    pub(crate) algorithm: Algorithm,
+    /// (name, kind, description) per contender.
+    pub(crate) entries: Vec<(String, Kind, String)>,
+    /// Per shape: label, total bytes, the equal message length if any, and counter ticks per
+    /// batch call per contender.
+    pub(crate) rows: Vec<(String, usize, Option<usize>, Vec<Stat>)>,
+}
+
+impl BatchReport {
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|e| e.0 == name)
+    }
+}
+
+/// Checks every contender against the first peer's digests on every shape (a fast wrong
+/// answer is worthless), then measures.
+pub(crate) fn measure(
+    algorithm: Algorithm,
+    contenders: &[BatchContender],
+    shapes: &[BatchShape],
+    plan: Plan,
+    progress: &mut Progress,
+) -> Result<BatchReport, String> {
+    let reference = contenders
+        .iter()
+        .find(|c| c.kind() == Kind::Peer)
+        .ok_or("no peer to check the batch contenders against")?;
+    let mut rows = Vec::new();
+    for shape in shapes {
+        progress.step(&format!("{} batches of {}", algorithm.id(), shape.label));
+        let messages = shape.slices();
+        let mut want = vec![0u8; messages.len() * reference.digest_len()];
+        reference.run(&messages, &mut want);
+        for contender in contenders {
+            let mut got = vec![0u8; messages.len() * contender.digest_len()];
+            contender.run(&messages, &mut got);
+            if got != want {
+                return Err(format!(
+                    "{algorithm} batch contender `{}` disagrees with `{}` on {}",
+                    contender.name(),
+                    reference.name(),
+                    shape.label
+                ));
+            }
+        }
+        // The timing closures reuse one output buffer per contender.
+        let outputs: Vec<RefCell<Vec<u8>>> = contenders
+            .iter()
+            .map(|c| RefCell::new(vec![0u8; messages.len() * c.digest_len()]))
+            .collect();
+        let (messages, outputs) = (&messages, &outputs);
+        let run = |i: usize| {
+            move |_: &[u8]| -> Output {
+                contenders[i].run(messages, &mut outputs[i].borrow_mut());
+                [0; 64]
+            }
+        };
+        let n = contenders.len();
+        let iterations: Vec<u64> = (0..n)
+            .map(|i| calibrate(&run(i), &[], plan.sample_ticks))
+            .collect();
+        let mut samples = vec![Vec::with_capacity(plan.rounds); n];
+        for round in 0..plan.rounds {
+            for k in 0..n {
+                let i = (k + round) % n;
+                let ticks = time(&run(i), &[], iterations[i]);
+                samples[i].push(ticks as f64 / iterations[i] as f64);
+            }
+        }
+        rows.push((
+            shape.label.clone(),
+            shape.bytes(),
+            shape.equal_len,
+            samples.into_iter().map(Stat::of).collect(),
+        ));
+    }
+    Ok(BatchReport {
+        algorithm,
+        entries: contenders
+            .iter()
+            .map(|c| (c.name().to_string(), c.kind(), c.description().to_string()))
+            .collect(),
+        rows,
+    })
+}
