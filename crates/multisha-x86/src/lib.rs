@@ -14,9 +14,13 @@ extern crate std;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_asm;
 #[cfg(target_arch = "x86_64")]
+pub mod sha1_avx2_x8;
+#[cfg(target_arch = "x86_64")]
 pub mod sha1_shani;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha256_avx2_x8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
 #[cfg(target_arch = "x86_64")]
@@ -28,8 +32,10 @@ pub mod sha512_avx2;
 mod tests {
     multisha_contract::harness_tests!(
         sha1_asm,
+        sha1_avx2_x8,
         sha1_shani,
         sha256_avx2,
+        sha256_avx2_x8,
         sha256_shani,
         sha256_shani_x2,
         sha512_avx2,
