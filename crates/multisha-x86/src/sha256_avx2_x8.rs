@@ -2,10 +2,12 @@
 //! register.
 //!
 //! Each of the eight working variables `a..h` is one register holding that word of all eight
-//! lanes, so a round is the scalar round written with vector operations, on eight messages.
-//! AVX2 has no vector rotate: each rotation is two shifts and each Σ three of them, so the
-//! shifts (two ports) bound the speed, as in OpenSSL's `sha256-mb-x86_64` and ISA-L's
-//! `sha256_mb` AVX2 paths.
+//! lanes, so a round is the scalar round written with vector operations, on eight messages (as
+//! OpenSSL's `sha256-mb-x86_64` and ISA-L's `sha256_mb` AVX2 paths do). AVX2 has no vector
+//! rotate: a rotation is two shifts and an `or`, so a round takes about 35 vector operations
+//! and a schedule word 21 more; the vector ALUs, not latency, bound the speed. On Zen 4 that is
+//! about 2 cycles per byte: 1.05x one SHA-NI stream, 0.6x `shani-x2`, so this variant is for
+//! CPUs without SHA-NI (3.8x the single-message `avx2` kernel on 4 KiB messages).
 //!
 //! Design:
 //! * The row-major states are transposed on entry and back on exit: the 4 × 4 transpose of
@@ -14,11 +16,14 @@
 //!   without crossing halves (no `vpermq`/`vperm2i128`).
 //! * Per block, the 16 message words of the eight lanes are transposed the same way (rows
 //!   built from two 16-byte loads) and byte-swapped with `vpshufb`.
-//! * Sixteen registers hold the eight working variables and their temporaries, not the
-//!   schedule: the 64 words of every lane (`W`, not `W + K`) and the chaining value at the start
-//!   of the block (for the feed-forward) live in the lane workspace, 32-byte aligned, which the
-//!   scheduler wipes once per batch. Words 16..64 are expanded inside the rounds that use them,
-//!   so the schedule's independent work overlaps the rounds' dependency chain.
+//! * The sixteen registers hold the working variables and their temporaries only. The 64
+//!   schedule words of every lane (`W`, not `W + K`) and the chaining value live in the lane
+//!   workspace, 32-byte aligned, which the scheduler wipes once per batch. Words 16..64 are
+//!   expanded inside the rounds that use them, so that independent work fills the gaps of the
+//!   rounds' dependency chain (faster than a separate expansion pass, 1.83 against 1.56 GB/s).
+//! * Schedule words and the chaining value are read back with volatile loads: from plain ones
+//!   LLVM forwards the values it has just stored and keeps them in registers, which then spill
+//!   the working variables to the stack (40 spill loads and stores per eight rounds).
 //! * `K[t]` is read pre-broadcast from a table (a memory operand of `vpaddd`).
 //! * `ch` is `(e & f) ^ (!e & g)` (`vpandn`: two independent operations, not a chain); the
 //!   majority is `b ^ ((a ^ b) & (b ^ c))`, whose `b ^ c` is the previous round's `a ^ b`.
@@ -29,8 +34,8 @@ use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_shuffle_epi8,
-    _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_slli_epi32, _mm256_srli_epi32, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 use multisha_contract::{Block64 as Block, Compression, SHA256_K, Sha256Compression};
 
@@ -58,20 +63,23 @@ static K8: BroadcastK = BroadcastK({
     k
 });
 
-/// Eight words from memory.
+/// `K[t]` in all eight lanes.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load(v: &[u32; LANES]) -> __m256i {
-    // SAFETY: `v` is 32 readable bytes; unaligned load.
-    unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
+fn k8(t: usize) -> __m256i {
+    let k = &K8.0[t];
+    // SAFETY: `k` is 32 readable bytes; unaligned load (the table is aligned anyway).
+    unsafe { _mm256_loadu_si256(k.as_ptr().cast()) }
 }
 
-/// Eight words to memory.
+/// A vector of the workspace, read from memory where it is used (see the module notes: with a
+/// plain read LLVM keeps what it has just stored in a register, and spills the working
+/// variables instead).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store(v: &mut [u32; LANES], x: __m256i) {
-    // SAFETY: `v` is 32 writable bytes; unaligned store.
-    unsafe { _mm256_storeu_si256(v.as_mut_ptr().cast(), x) }
+fn reload(v: &__m256i) -> __m256i {
+    // SAFETY: `v` is a reference: valid and aligned for a read.
+    unsafe { core::ptr::read_volatile(v) }
 }
 
 /// The 16 bytes of `lo` in the low half, those of `hi` in the high half.
@@ -135,14 +143,19 @@ fn load_state_quarter(states: &[[u32; 8]; LANES], q: usize) -> [__m256i; 4] {
 #[target_feature(enable = "avx2")]
 fn store_state_quarter(states: &mut [[u32; 8]; LANES], q: usize, words: [__m256i; 4]) {
     let rows = transpose4(words);
-    let (low, high) = states.split_at_mut(4);
-    for ((row, lo), hi) in rows.into_iter().zip(low).zip(high) {
-        store_halves(
-            row,
-            (&mut lo[4 * q..4 * q + 4]).try_into().expect("four words"),
-            (&mut hi[4 * q..4 * q + 4]).try_into().expect("four words"),
-        );
-    }
+    // Written out: a loop over `rows` leaves the array on the stack.
+    let [s0, s1, s2, s3, s4, s5, s6, s7] = states;
+    store_halves(rows[0], quarter(s0, q), quarter(s4, q));
+    store_halves(rows[1], quarter(s1, q), quarter(s5, q));
+    store_halves(rows[2], quarter(s2, q), quarter(s6, q));
+    store_halves(rows[3], quarter(s3, q), quarter(s7, q));
+}
+
+/// Words `4q..4q+4` of a state.
+fn quarter(state: &mut [u32; 8], q: usize) -> &mut [u32; 4] {
+    (&mut state[4 * q..4 * q + 4])
+        .try_into()
+        .expect("four words")
 }
 
 /// The eight states, transposed: word `j` of every lane in register `j`.
@@ -178,7 +191,7 @@ fn bswap32(x: __m256i) -> __m256i {
 /// Block `j` of every lane, transposed and byte-swapped, into `w[0..16]`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load_message(blocks: &[&[Block]; LANES], j: usize, w: &mut [[u32; LANES]; 64]) {
+fn load_message(blocks: &[&[Block]; LANES], j: usize, w: &mut [__m256i; 64]) {
     let lane: [&Block; LANES] = core::array::from_fn(|i| &blocks[i][j]);
     for q in 0..4 {
         let rows = core::array::from_fn(|i| {
@@ -187,7 +200,7 @@ fn load_message(blocks: &[&[Block]; LANES], j: usize, w: &mut [[u32; LANES]; 64]
             bswap32(load_halves(lo, hi))
         });
         for (m, x) in transpose4(rows).into_iter().enumerate() {
-            store(&mut w[4 * q + m], x);
+            w[4 * q + m] = x;
         }
     }
 }
@@ -195,15 +208,15 @@ fn load_message(blocks: &[&[Block]; LANES], j: usize, w: &mut [[u32; LANES]; 64]
 /// The kernel's part of the lane workspace: `SLOTS` vectors from its first 32-byte boundary
 /// (aligned vectors never straddle a cache line).
 #[inline]
-fn slots(ws: &mut LaneWorkspace) -> &mut [[u32; LANES]; SLOTS] {
+fn slots(ws: &mut LaneWorkspace) -> &mut [__m256i; SLOTS] {
     let words = ws.words();
     // The words are 4-byte aligned: 0..8 words up to the next 32-byte boundary.
     let skip = (32 - words.as_ptr().addr() % 32) % 32 / 4;
-    words[skip..][..SLOTS * LANES]
-        .as_chunks_mut::<LANES>()
-        .0
-        .try_into()
-        .expect("the lane workspace holds the schedule")
+    let region = &mut words[skip..][..SLOTS * LANES];
+    assert!(region.as_ptr().addr().is_multiple_of(32));
+    // SAFETY: `region` is `SLOTS` × 32 bytes of initialized words, 32-byte aligned (asserted),
+    // and every bit pattern is a valid `__m256i`; the result borrows `ws` as `region` did.
+    unsafe { &mut *region.as_mut_ptr().cast::<[__m256i; SLOTS]>() }
 }
 
 /// `x` rotated right by `n` bits in each lane (`m` = 32 - `n`).
@@ -257,7 +270,7 @@ fn small_sigma1(x: __m256i) -> __m256i {
 macro_rules! wk_load {
     ($w:ident, $t:expr) => {{
         let t = $t;
-        _mm256_add_epi32(load(&$w[t]), load(&K8.0[t]))
+        _mm256_add_epi32(reload(&$w[t]), k8(t))
     }};
 }
 
@@ -266,19 +279,20 @@ macro_rules! wk_expand {
     ($w:ident, $t:expr) => {{
         let t = $t;
         let x = _mm256_add_epi32(
-            _mm256_add_epi32(small_sigma1(load(&$w[t - 2])), load(&$w[t - 7])),
-            _mm256_add_epi32(small_sigma0(load(&$w[t - 15])), load(&$w[t - 16])),
+            _mm256_add_epi32(small_sigma1(reload(&$w[t - 2])), reload(&$w[t - 7])),
+            _mm256_add_epi32(small_sigma0(reload(&$w[t - 15])), reload(&$w[t - 16])),
         );
-        store(&mut $w[t], x);
-        _mm256_add_epi32(x, load(&K8.0[t]))
+        $w[t] = x;
+        _mm256_add_epi32(x, k8(t))
     }};
 }
 
-/// `w[t] + K[t]` of the constant schedule, broadcast.
+/// `w[t] + K[t]` of the constant schedule, broadcast: `w[t]` broadcast straight from memory
+/// (a load, where the sum of two scalars needs a move to a vector register and a shuffle).
 macro_rules! wk_constant {
     ($w:ident, $t:expr) => {{
         let t = $t;
-        _mm256_set1_epi32($w[t].wrapping_add(SHA256_K[t]) as i32)
+        _mm256_add_epi32(_mm256_set1_epi32($w[t] as i32), k8(t))
     }};
 }
 
@@ -338,16 +352,15 @@ multisha_contract::declare_variant! {
             "avx2-x8: lanes of equal length"
         );
         let (saved, w) = slots(w).split_at_mut(SAVED);
-        let saved: &mut [[u32; LANES]; SAVED] = saved.try_into().expect("eight words");
-        let w: &mut [[u32; LANES]; 64] = w.try_into().expect("the schedule");
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = load_states(states);
+        let saved: &mut [__m256i; SAVED] = saved.try_into().expect("eight vectors");
+        let w: &mut [__m256i; 64] = w.try_into().expect("the schedule");
+        // The chaining value lives in the workspace between blocks (in registers it would
+        // leave the rounds too few), read after the message is in place.
+        *saved = load_states(states);
         for j in 0..n {
-            // The chaining value waits in memory for the feed-forward: in registers it would
-            // leave the rounds too few.
-            for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-                store(slot, x);
-            }
             load_message(blocks, j, w);
+            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] =
+                saved.each_ref().map(|x| reload(x));
             let mut ab = _mm256_xor_si256(b, c);
             for i in 0..2 {
                 eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_load, w, 8 * i);
@@ -355,43 +368,33 @@ multisha_contract::declare_variant! {
             for i in 2..8 {
                 eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_expand, w, 8 * i);
             }
-            a = _mm256_add_epi32(a, load(&saved[0]));
-            b = _mm256_add_epi32(b, load(&saved[1]));
-            c = _mm256_add_epi32(c, load(&saved[2]));
-            d = _mm256_add_epi32(d, load(&saved[3]));
-            e = _mm256_add_epi32(e, load(&saved[4]));
-            f = _mm256_add_epi32(f, load(&saved[5]));
-            g = _mm256_add_epi32(g, load(&saved[6]));
-            h = _mm256_add_epi32(h, load(&saved[7]));
+            for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                *slot = _mm256_add_epi32(x, reload(slot));
+            }
         }
-        store_states(states, [a, b, c, d, e, f, g, h]);
+        store_states(states, saved.each_ref().map(|x| reload(x)));
     }
-    /// One compression of the eight lanes on the expanded schedule `w[0..64]`, broadcast;
-    /// the chaining value for the feed-forward is read from `states` again. `_ws` is not
-    /// used.
+    /// One compression of the eight lanes on the expanded schedule `w[0..64]`, broadcast; the
+    /// starting chaining value waits in `ws` for the feed-forward.
     #[inline(never)]
-    pub fn compress_constant(states: &mut [[u32; 8]], w: &[u32], _ws: &mut LaneWorkspace) {
+    pub fn compress_constant(states: &mut [[u32; 8]], w: &[u32], ws: &mut LaneWorkspace) {
         let states: &mut [[u32; 8]; LANES] =
             states.try_into().expect("avx2-x8 takes eight lanes");
         let w: &[u32; 64] = w.try_into().expect("a 64-word schedule");
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = load_states(states);
+        let saved: &mut [__m256i; SAVED] =
+            (&mut slots(ws)[..SAVED]).try_into().expect("eight vectors");
+        // Kept in registers (or read from `states` again, which LLVM merges with the first
+        // read), the chaining value would be spilled to this function's stack.
+        *saved = load_states(states);
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] =
+            saved.each_ref().map(|x| reload(x));
         let mut ab = _mm256_xor_si256(b, c);
         for i in 0..8 {
             eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_constant, w, 8 * i);
         }
-        let [a0, b0, c0, d0, e0, f0, g0, h0] = load_states(states);
-        store_states(
-            states,
-            [
-                _mm256_add_epi32(a, a0),
-                _mm256_add_epi32(b, b0),
-                _mm256_add_epi32(c, c0),
-                _mm256_add_epi32(d, d0),
-                _mm256_add_epi32(e, e0),
-                _mm256_add_epi32(f, f0),
-                _mm256_add_epi32(g, g0),
-                _mm256_add_epi32(h, h0),
-            ],
-        );
+        for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *slot = _mm256_add_epi32(x, reload(slot));
+        }
+        store_states(states, saved.each_ref().map(|x| reload(x)));
     }
 }
