@@ -1,5 +1,7 @@
 //! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
-//! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds.
+//! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds; and the
+//! many-message kernels: SHA-256 with two interleaved SHA-NI streams, SHA-1 and SHA-256 on
+//! eight AVX2 lanes and sixteen AVX-512 lanes.
 //!
 //! Each module declares its variant (`VARIANT`): required features, description, where the
 //! schedule lives. No kernel detects CPU features: the dispatcher does. On other
@@ -14,11 +16,15 @@ extern crate std;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_asm;
 #[cfg(target_arch = "x86_64")]
+pub mod sha1_avx2_x8;
+#[cfg(target_arch = "x86_64")]
 pub mod sha1_avx512_x16;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_shani;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha256_avx2_x8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx512_x16;
 #[cfg(target_arch = "x86_64")]
@@ -32,9 +38,11 @@ pub mod sha512_avx2;
 mod tests {
     multisha_contract::harness_tests!(
         sha1_asm,
+        sha1_avx2_x8,
         sha1_avx512_x16,
         sha1_shani,
         sha256_avx2,
+        sha256_avx2_x8,
         sha256_avx512_x16,
         sha256_shani,
         sha256_shani_x2,

@@ -19,10 +19,6 @@
 //! About 10 vector operations per round, which bound the speed: on Zen 4 (512-bit operations
 //! as two 256-bit halves) about 2 bytes per cycle of all sixteen lanes together (~6.9 GB/s).
 
-// AVX-512 target features and intrinsics are stable since Rust 1.89: with this module the
-// workspace's `rust-version` (1.88) must rise to 1.89, which is outside this change.
-#![allow(clippy::incompatible_msrv)]
-
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_permutex2var_epi32,
     _mm512_permutex2var_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_storeu_si512,

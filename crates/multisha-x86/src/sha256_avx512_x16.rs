@@ -27,10 +27,6 @@
 //! about 1 byte per cycle of all sixteen lanes together (~3.6 GB/s at ~3.4 GHz), some 10%
 //! more than `shani-x2`.
 
-// AVX-512 target features and intrinsics are stable since Rust 1.89: with this module the
-// workspace's `rust-version` (1.88) must rise to 1.89, which is outside this change.
-#![allow(clippy::incompatible_msrv)]
-
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_shuffle_epi32,
     _mm512_mask_shuffle_i32x4, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_shuffle_i32x4,
