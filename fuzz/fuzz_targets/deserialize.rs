@@ -1,6 +1,7 @@
 //! `SerializableState::deserialize` of arbitrary bytes never panics, accepts exactly what
-//! RustCrypto's hasher of the same layout accepts, round-trips, and a restored hasher hashes on
-//! as the RustCrypto one does.
+//! RustCrypto's hasher of the same layout accepts except block counts no message reaches (the
+//! top byte of the count set: multisha refuses them), round-trips, and a restored hasher
+//! hashes on as the RustCrypto one does.
 #![no_main]
 
 use digest::Digest;
@@ -23,12 +24,16 @@ where
     let Some(state) = bytes.get(..len) else {
         return;
     };
+    let mut counter = [0u8; 16];
+    counter[..count].copy_from_slice(&state[words..words + count]);
+    let blocks = u128::from_le_bytes(counter);
+    let unreachable = state[words + count - 1] != 0;
     let ours = Ours::deserialize(state.try_into().expect("length"));
     let theirs = Theirs::deserialize(state.try_into().expect("length"));
     assert_eq!(
         ours.is_ok(),
-        theirs.is_ok(),
-        "accepts what RustCrypto accepts"
+        theirs.is_ok() && !unreachable,
+        "accepts what RustCrypto accepts, below the count's top byte"
     );
     let (Ok(ours), Ok(theirs)) = (ours, theirs) else {
         return;
@@ -38,9 +43,7 @@ where
     assert_eq!(again.serialize()[..], ours.serialize()[..], "round trip");
     // RustCrypto's finalisation overflows (a panic with overflow checks) on block counts near
     // the top of its counter; multisha wraps modulo the length field. Compared below 2^50.
-    let mut counter = [0u8; 16];
-    counter[..count].copy_from_slice(&state[words..words + count]);
-    if u128::from_le_bytes(counter) >= 1 << 50 {
+    if blocks >= 1 << 50 {
         return;
     }
     let tail = &bytes[len..];

@@ -1,9 +1,11 @@
 //! Block-level hasher cores (digest 0.11 `UpdateCore` + `FixedOutputCore`, eager buffer).
 //!
 //! One generic core serves every hash function; the hash function `H` supplies the initial
-//! value, the output size and the compression function. The core stores its kernel pointer,
-//! taken from the dispatcher when it is created (or pinned to one variant), so an update costs
-//! one indirect call and nothing else.
+//! value, the output size and the compression function. A core holds exactly what RustCrypto's
+//! does, the chaining state and the block count: the variant it is pinned to, if any, rides in
+//! the count's top byte. No extra field matters on the short paths: `finalize` moves the
+//! hasher, and a 16-byte copy that straddles two fields stored separately just before (state,
+//! count, a kernel pointer) stalls on store forwarding, which cost 7% at 16 bytes.
 
 use crate::engine::dispatch::current;
 use crate::engine::select::lookup_for;
@@ -24,16 +26,35 @@ use zeroize::Zeroize;
 
 type Algo<H> = <H as HashFunction>::Compression;
 
-/// The block-level core of hash function `H`: chaining state, block count and the kernel it
-/// runs.
+type Counter<H> = <Algo<H> as Compression>::Counter;
+
+/// Width of the pin in the top of the block count: 0 follows the dispatcher, `n` runs
+/// `variants()[n - 1]`. No message reaches those bits: SHA-1 and SHA-256 count at most 2^55
+/// blocks (a 2^64-bit length field), SHA-512 at most 2^118.
+const PIN_BITS: u32 = 8;
+
+/// The block-level core of hash function `H`: chaining state, and the block count with the
+/// pinned variant in its top byte.
 pub struct HashCore<H: HashFunction> {
     state: State<Algo<H>>,
-    /// Blocks compressed so far.
-    block_len: <Algo<H> as Compression>::Counter,
-    kernel: KernelFn<Algo<H>>,
+    /// Blocks compressed so far, below [`PIN_BITS`] pin bits.
+    block_len: Counter<H>,
 }
 
 impl<H: HashFunction> HashCore<H> {
+    /// Where the pin starts in the block count.
+    const PIN_SHIFT: u32 = (Counter::<H>::BYTES * 8) as u32 - PIN_BITS;
+    /// The block-count bits of the counter.
+    const COUNT_MASK: u128 = (1 << Self::PIN_SHIFT) - 1;
+
+    /// A core at the initial value that runs variant number `pin` (0: the dispatched one).
+    fn pinned(pin: u8) -> Self {
+        Self {
+            state: H::OUTPUT.iv,
+            block_len: Counter::<H>::from_u128(u128::from(pin) << Self::PIN_SHIFT),
+        }
+    }
+
     /// A core that runs the named variant instead of the dispatched one.
     ///
     /// # Errors
@@ -41,27 +62,50 @@ impl<H: HashFunction> HashCore<H> {
     pub fn with_variant(name: &str) -> Result<Self, Error> {
         let features = CpuFeatures::detect();
         let variant = lookup_for(H::algorithm(), Interface::Single, name, features)?;
-        let declaration = variant
-            .declaration::<Algo<H>>()
-            .expect("lookup returns variants of the algorithm asked for");
-        let Kernel::Single(kernel) = declaration.kernel else {
-            unreachable!("lookup_for returns single-message variants")
-        };
-        Ok(Self {
-            state: H::OUTPUT.iv,
-            block_len: Default::default(),
-            kernel,
-        })
-    }
-
-    /// The variant this core runs.
-    pub fn variant(&self) -> &'static Variant {
-        let address = self.kernel as usize;
-        H::algorithm()
+        let index = H::algorithm()
             .variants()
             .iter()
-            .find(|v| v.kernel_address() == address)
-            .expect("a core's kernel is a variant of its algorithm")
+            .position(|v| core::ptr::eq(v, variant))
+            .expect("lookup returns variants of the algorithm asked for");
+        let pin = u8::try_from(index + 1).expect("fewer than 255 variants per algorithm");
+        Ok(Self::pinned(pin))
+    }
+
+    /// 0, or `n` when the core runs `variants()[n - 1]`.
+    #[inline(always)]
+    fn pin(&self) -> u8 {
+        (self.block_len.to_u128() >> Self::PIN_SHIFT) as u8
+    }
+
+    /// Blocks compressed so far.
+    #[inline(always)]
+    fn blocks(&self) -> u128 {
+        self.block_len.to_u128() & Self::COUNT_MASK
+    }
+
+    /// The kernel this core runs: the dispatched one (read at each call, as RustCrypto reads
+    /// its CPU flags), or the pinned variant's.
+    #[inline(always)]
+    fn kernel(&self) -> KernelFn<Algo<H>> {
+        match self.pin() {
+            0 => current::<Algo<H>>(),
+            pin => pinned_kernel::<H>(pin),
+        }
+    }
+
+    /// The variant this core runs: the pinned one, or the one the dispatcher has installed.
+    pub fn variant(&self) -> &'static Variant {
+        let variants = H::algorithm().variants();
+        match self.pin() {
+            0 => {
+                let address = current::<Algo<H>>() as usize;
+                variants
+                    .iter()
+                    .find(|v| v.kernel_address() == address)
+                    .expect("the dispatched kernel is a variant of its algorithm")
+            }
+            pin => &variants[usize::from(pin) - 1],
+        }
     }
 
     /// Pads in place in the buffer and compresses the one or two final blocks with one
@@ -70,13 +114,12 @@ impl<H: HashFunction> HashCore<H> {
     fn finish(&mut self, buffer: &mut Buffer<Self>, out: &mut [u8]) {
         let block = <Algo<H> as Compression>::Block::LEN as u128;
         let bit_len = self
-            .block_len
-            .to_u128()
+            .blocks()
             .wrapping_mul(block)
             .wrapping_add(buffer.get_pos() as u128)
             .wrapping_mul(8);
         let mut w = <Algo<H> as Compression>::Workspace::default();
-        let (kernel, state) = (self.kernel, &mut self.state);
+        let (kernel, state) = (self.kernel(), &mut self.state);
         let compress = |block: &Block<Self>| {
             let block = Algo::<H>::core_blocks(core::slice::from_ref(block));
             // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
@@ -95,11 +138,7 @@ impl<H: HashFunction> HashCore<H> {
 impl<H: HashFunction> Default for HashCore<H> {
     #[inline]
     fn default() -> Self {
-        Self {
-            state: H::OUTPUT.iv,
-            block_len: Default::default(),
-            kernel: current::<Algo<H>>(),
-        }
+        Self::pinned(0)
     }
 }
 
@@ -108,7 +147,6 @@ impl<H: HashFunction> Clone for HashCore<H> {
         Self {
             state: self.state,
             block_len: self.block_len,
-            kernel: self.kernel,
         }
     }
 }
@@ -133,7 +171,7 @@ impl<H: HashFunction> UpdateCore for HashCore<H> {
         self.block_len = self.block_len.plus(blocks.len());
         let blocks = Algo::<H>::core_blocks(blocks);
         // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
-        unsafe { compress_and_wipe::<Algo<H>>(self.kernel, &mut self.state, blocks) };
+        unsafe { compress_and_wipe::<Algo<H>>(self.kernel(), &mut self.state, blocks) };
     }
 }
 
@@ -148,8 +186,7 @@ impl<H: HashFunction> Reset for HashCore<H> {
     /// Back to the initial value; a pinned core stays pinned.
     #[inline]
     fn reset(&mut self) {
-        self.state = H::OUTPUT.iv;
-        self.block_len = Default::default();
+        *self = Self::pinned(self.pin());
     }
 }
 
@@ -187,12 +224,13 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
         for (chunk, w) in state_bytes.chunks_exact_mut(word).zip(words) {
             w.write_le(chunk);
         }
-        len_bytes.copy_from_slice(&self.block_len.to_u128().to_le_bytes()[..len_bytes.len()]);
+        len_bytes.copy_from_slice(&self.blocks().to_le_bytes()[..len_bytes.len()]);
         out
     }
 
-    /// Restores a serialized state; the core runs the currently dispatched kernel (a
-    /// serialized state carries no variant).
+    /// Restores a serialized state; the core runs the dispatched variant (a serialized state
+    /// carries no variant). A block count no message can reach (2^56 blocks and more for
+    /// SHA-1 and SHA-256, 2^120 for SHA-512: beyond the length field) is refused.
     fn deserialize(serialized: &SerializedState<Self>) -> Result<Self, DeserializeStateError> {
         let mut core = Self::default();
         let word = <Algo<H> as Compression>::Word::BYTES;
@@ -206,7 +244,24 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
         }
         let mut count = [0u8; 16];
         count[..len_bytes.len()].copy_from_slice(len_bytes);
-        core.block_len = BlockCounter::from_u128(u128::from_le_bytes(count));
+        let blocks = u128::from_le_bytes(count);
+        if blocks & !Self::COUNT_MASK != 0 {
+            return Err(DeserializeStateError);
+        }
+        core.block_len = BlockCounter::from_u128(blocks);
         Ok(core)
+    }
+}
+
+/// The kernel of variant number `pin` of `H` (`variants()[pin - 1]`), which
+/// [`HashCore::with_variant`] checked this CPU runs.
+#[inline(never)]
+fn pinned_kernel<H: HashFunction>(pin: u8) -> KernelFn<Algo<H>> {
+    let declaration = H::algorithm().variants()[usize::from(pin) - 1]
+        .declaration::<Algo<H>>()
+        .expect("a core's pin is a variant of its algorithm");
+    match declaration.kernel {
+        Kernel::Single(kernel) => kernel,
+        _ => unreachable!("a core is pinned to single-message variants only"),
     }
 }

@@ -245,12 +245,72 @@ fn length_fields_beyond_two_to_the_64_bits() {
     let theirs = sha2::Sha512::deserialize(state.as_slice().try_into().unwrap()).expect("valid");
     assert_eq!(ours.finalize()[..], theirs.finalize()[..]);
 
-    // 2^58 + 3 blocks of 64 bytes: 2^67 + 1536 bits, which is 1536 modulo 2^64, so the digest
+    // 2^55 + 3 blocks of 64 bytes: 2^64 + 1536 bits, which is 1536 modulo 2^64, so the digest
     // is that of a count of 3 blocks (RustCrypto's overflow checks refuse the large count).
     let fresh = Sha256::new().serialize();
-    let wrapped = state_with_count(&fresh, 8, (1 << 58) + 3, b"tail", 64);
+    let wrapped = state_with_count(&fresh, 8, (1 << 55) + 3, b"tail", 64);
     let small = state_with_count(&fresh, 8, 3, b"tail", 64);
     let ours = Sha256::deserialize(wrapped.as_slice().try_into().unwrap()).expect("valid");
     let theirs = sha2::Sha256::deserialize(small.as_slice().try_into().unwrap()).expect("valid");
     assert_eq!(ours.finalize()[..], theirs.finalize()[..]);
+}
+
+/// A block count no message reaches (2^56 blocks and up for SHA-1 and SHA-256, 2^120 for the
+/// SHA-512 family: the hasher keeps its pinned variant in those bits) is refused with an
+/// error; the largest one below is restored and serialized back unchanged.
+#[test]
+fn unreachable_block_counts_are_refused() {
+    let fresh = Sha256::new().serialize();
+    for (blocks, ok) in [
+        ((1 << 56) - 1, true),
+        (1 << 56, false),
+        (u128::from(u64::MAX), false),
+    ] {
+        let state = state_with_count(&fresh, 8, blocks, b"", 64);
+        let restored = Sha256::deserialize(state.as_slice().try_into().unwrap());
+        assert_eq!(restored.is_ok(), ok, "SHA-256, {blocks} blocks");
+        if let Ok(restored) = restored {
+            assert_eq!(restored.serialize()[..], state[..]);
+        }
+    }
+    let fresh = Sha1::new().serialize();
+    let state = state_with_count(&fresh, 8, 1 << 60, b"", 64);
+    assert!(Sha1::deserialize(state.as_slice().try_into().unwrap()).is_err());
+    let fresh = Sha512::new().serialize();
+    for (blocks, ok) in [
+        ((1 << 120) - 1, true),
+        (1 << 120, false),
+        (u128::MAX, false),
+    ] {
+        let state = state_with_count(&fresh, 16, blocks, b"", 128);
+        let restored = Sha512::deserialize(state.as_slice().try_into().unwrap());
+        assert_eq!(restored.is_ok(), ok, "SHA-512, {blocks} blocks");
+        if let Ok(restored) = restored {
+            assert_eq!(restored.serialize()[..], state[..]);
+        }
+    }
+}
+
+/// A hasher pinned with `with_variant` keeps its variant across updates, `clone` and `reset`
+/// (the pin shares the block count's word); a dispatched one reports the dispatcher's.
+#[test]
+fn pinned_hashers_stay_pinned() {
+    for variant in multisha::engine::Algorithm::Sha256
+        .variants()
+        .iter()
+        .filter(|v| v.is_available() && v.interface() == multisha::engine::Interface::Single)
+    {
+        let mut hasher = Sha256::with_variant(variant.name()).expect("available");
+        assert_eq!(hasher.variant().name(), variant.name());
+        hasher.update([7u8; 1000]);
+        assert_eq!(hasher.variant().name(), variant.name());
+        let clone = hasher.clone();
+        assert_eq!(clone.variant().name(), variant.name());
+        hasher.reset();
+        assert_eq!(hasher.variant().name(), variant.name());
+        assert_eq!(hasher.finalize()[..], multisha::sha256(b"")[..]);
+        assert_eq!(clone.finalize()[..], multisha::sha256(&[7u8; 1000])[..]);
+    }
+    let dispatched = multisha::engine::active(multisha::engine::Algorithm::Sha256);
+    assert_eq!(Sha256::new().variant().name(), dispatched.variant.name());
 }

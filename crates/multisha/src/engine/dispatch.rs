@@ -250,8 +250,8 @@ pub(crate) fn installed<A: Registered>() -> KernelFn<A> {
     unsafe { core::mem::transmute::<*mut (), KernelFn<A>>(ptr) }
 }
 
-/// The chosen kernel of `A`, never the probe: hashers keep it for their whole life, so they
-/// resolve the choice when they are created rather than on every update.
+/// The chosen kernel of `A`, never the probe (the first call resolves the choice): what the
+/// hashers and one-shot functions call, one atomic load per call.
 #[inline(always)]
 pub(crate) fn current<A: Registered>() -> KernelFn<A> {
     let kernel = installed::<A>();
@@ -282,8 +282,9 @@ pub fn active_many(algorithm: Algorithm) -> Selection {
 /// the batch functions (where it then runs every batch alone, with no narrower kernel for the
 /// last few messages).
 ///
-/// Hashers created afterwards, and every one-shot call, use it; hashers that already exist
-/// keep the kernel they were created with. Meant for start-up and for tests.
+/// Every hasher and one-shot call uses it from its next call on, hashers already part-way
+/// through a message too (every variant gives the same digests); hashers pinned with
+/// `with_variant` keep their variant. Meant for start-up and for tests.
 ///
 /// # Errors
 /// An unknown name, or a variant this CPU cannot run (then nothing changes); the message
