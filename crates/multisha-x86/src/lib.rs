@@ -22,6 +22,8 @@ pub mod sha256_shani;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani_x2;
 #[cfg(target_arch = "x86_64")]
+pub mod sha256_shani_x4;
+#[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -32,6 +34,7 @@ mod tests {
         sha256_avx2,
         sha256_shani,
         sha256_shani_x2,
+        sha256_shani_x4,
         sha512_avx2,
     );
 }

@@ -272,6 +272,7 @@ algorithms! {
         "unroll64" => multisha_full_unroll::sha256_unroll64::VARIANT,
         "rolled" => multisha_rolled::sha256_rolled::VARIANT,
     ], many [
+        "shani-x4" on "x86_64" => multisha_x86::sha256_shani_x4::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha256_shani_x2::VARIANT,
     ], functions [
         /// SHA-224 hasher, a drop-in for `sha2::Sha224` 0.11.
