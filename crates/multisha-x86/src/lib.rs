@@ -16,6 +16,8 @@ pub mod sha1_asm;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_shani;
 #[cfg(target_arch = "x86_64")]
+pub mod sha1_shani_x2;
+#[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
@@ -31,6 +33,7 @@ mod tests {
     multisha_contract::harness_tests!(
         sha1_asm,
         sha1_shani,
+        sha1_shani_x2,
         sha256_avx2,
         sha256_shani,
         sha256_shani_x2,
