@@ -18,6 +18,8 @@ pub mod sha1_shani;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_shani_x2;
 #[cfg(target_arch = "x86_64")]
+pub mod sha1_shani_x4;
+#[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
@@ -34,6 +36,7 @@ mod tests {
         sha1_asm,
         sha1_shani,
         sha1_shani_x2,
+        sha1_shani_x4,
         sha256_avx2,
         sha256_shani,
         sha256_shani_x2,

@@ -257,6 +257,7 @@ algorithms! {
         "unroll5" => multisha_unrolled::sha1_unroll5::VARIANT,
         "rolled" => multisha_rolled::sha1_rolled::VARIANT,
     ], many [
+        "shani-x4" on "x86_64" => multisha_x86::sha1_shani_x4::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha1_shani_x2::VARIANT,
     ], functions [
         /// SHA-1 hasher, a drop-in for `sha1::Sha1` 0.11.
