@@ -259,6 +259,7 @@ algorithms! {
     ], many [
         "shani-x4" on "x86_64" => multisha_x86::sha1_shani_x4::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha1_shani_x2::VARIANT,
+        "armv8-x2" on "aarch64" => multisha_armv8::sha1_armv8_x2::VARIANT,
     ], functions [
         /// SHA-1 hasher, a drop-in for `sha1::Sha1` 0.11.
         Sha1, sha1, sha1_many: output 0 (20 bytes, U20), state U28, oid "1.3.14.3.2.26",
