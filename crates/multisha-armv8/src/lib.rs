@@ -17,6 +17,8 @@ pub mod sha1_armv8_x2;
 #[cfg(target_arch = "aarch64")]
 pub mod sha256_armv8;
 #[cfg(target_arch = "aarch64")]
+pub mod sha256_armv8_x2;
+#[cfg(target_arch = "aarch64")]
 pub mod sha512_armv8;
 
 #[cfg(all(test, target_arch = "aarch64"))]
@@ -25,6 +27,7 @@ mod tests {
         sha1_armv8,
         sha1_armv8_x2,
         sha256_armv8,
+        sha256_armv8_x2,
         sha512_armv8,
     );
 }

@@ -277,6 +277,7 @@ algorithms! {
     ], many [
         "shani-x4" on "x86_64" => multisha_x86::sha256_shani_x4::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha256_shani_x2::VARIANT,
+        "armv8-x2" on "aarch64" => multisha_armv8::sha256_armv8_x2::VARIANT,
     ], functions [
         /// SHA-224 hasher, a drop-in for `sha2::Sha224` 0.11.
         Sha224, sha224, sha224_many: output 0 (28 bytes, U28), state U40, oid "2.16.840.1.101.3.4.2.4",
