@@ -4,10 +4,11 @@
 //! One stream waits on each `SHA256H`/`SHA256H2` pair for the previous one (the state is its
 //! own input), so a core that can run several at once idles; a second, independent message
 //! fills the gaps (Linux's 2-way `sha256_ce_finup2x`: +65-70% on Cortex-X1/A76). Each stream
-//! is `sha256_armv8`'s: the state in two vectors, a window of four schedule vectors. The 64
-//! round constants are loaded group by group (both lanes share each load) rather than held
-//! in sixteen registers: with two states, two windows and the saved states there is no room
-//! for them.
+//! is `sha256_armv8`'s: the state in two vectors, a window of four schedule vectors; both
+//! lanes share each group's round constants. Two states, two windows and the saved states take
+//! sixteen of the 32 vector registers, so not all sixteen constant vectors fit beside them:
+//! the compiler keeps twelve in registers for the call and reloads four per block from its
+//! stack (constants only; the message stays in registers).
 //!
 //! The constant entry runs the rounds of both lanes on a given schedule (`w + k` computed once
 //! per group for both lanes, no `SHA256SU0/1`).
