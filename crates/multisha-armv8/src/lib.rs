@@ -13,11 +13,21 @@
 #[cfg(target_arch = "aarch64")]
 pub mod sha1_armv8;
 #[cfg(target_arch = "aarch64")]
+pub mod sha1_armv8_x2;
+#[cfg(target_arch = "aarch64")]
 pub mod sha256_armv8;
+#[cfg(target_arch = "aarch64")]
+pub mod sha256_armv8_x2;
 #[cfg(target_arch = "aarch64")]
 pub mod sha512_armv8;
 
 #[cfg(all(test, target_arch = "aarch64"))]
 mod tests {
-    multisha_contract::harness_tests!(sha1_armv8, sha256_armv8, sha512_armv8);
+    multisha_contract::harness_tests!(
+        sha1_armv8,
+        sha1_armv8_x2,
+        sha256_armv8,
+        sha256_armv8_x2,
+        sha512_armv8,
+    );
 }

@@ -10,13 +10,18 @@ use zeroize::Zeroize;
 ///
 /// The words come into being (zeroed) on a kernel's first [`Workspace::words`] call: a kernel
 /// that keeps its schedule in registers or on its own stack never asks, so the caller's
-/// workspace costs it nothing, neither the zeroing nor the wipe. 64-byte aligned so vector
-/// kernels can use aligned loads and stores.
+/// workspace costs it nothing, neither the zeroing nor the wipe. The words are 64-byte
+/// aligned (the `Option` tag sits in front of them) so vector kernels can use aligned loads
+/// and stores.
 #[derive(Clone)]
-#[repr(C, align(64))]
 pub struct Workspace<W: crate::Word, const N: usize> {
-    words: Option<[W; N]>,
+    words: Option<Aligned<[W; N]>>,
 }
+
+/// Cache-line alignment for the schedule words.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+struct Aligned<T>(T);
 
 /// SHA-1 workspace: 16 words, the circular schedule window every SHA-1 kernel uses (a bigger
 /// one would only add stores to the zeroing and the wipe of every call).
@@ -45,7 +50,7 @@ impl<W: crate::Word, const N: usize> Workspace<W, N> {
     /// The schedule words, all zero on the first call. Kernels use a prefix of their choosing.
     #[inline(always)]
     pub fn words(&mut self) -> &mut [W; N] {
-        self.words.get_or_insert([W::default(); N])
+        &mut self.words.get_or_insert(Aligned([W::default(); N])).0
     }
 
     /// Whether a kernel asked for the words (and so the wipe has work to do).
@@ -67,9 +72,9 @@ impl<W: crate::Word, const N: usize> WorkspaceBuffer<W> for Workspace<W, N> {
         let had_data = self
             .words
             .as_ref()
-            .is_some_and(|w| w.iter().any(|&x| x != W::default()));
+            .is_some_and(|w| w.0.iter().any(|&x| x != W::default()));
         if let Some(words) = &mut self.words {
-            words.as_mut_slice().zeroize();
+            words.0.as_mut_slice().zeroize();
         }
         #[cfg(feature = "wipe-observer")]
         crate::wipe_observer::record(
@@ -78,7 +83,7 @@ impl<W: crate::Word, const N: usize> WorkspaceBuffer<W> for Workspace<W, N> {
             had_data,
             self.words
                 .as_ref()
-                .is_none_or(|w| w.iter().all(|&x| x == W::default())),
+                .is_none_or(|w| w.0.iter().all(|&x| x == W::default())),
         );
     }
 }
@@ -117,4 +122,26 @@ pub unsafe fn compress_and_wipe<A: Compression>(
     // SAFETY: the caller guarantees the CPU runs `kernel`.
     unsafe { kernel(state, blocks, &mut w) };
     w.wipe();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_cache_line_aligned_and_start_zeroed() {
+        fn check<W: crate::Word, const N: usize>() {
+            let mut w = Workspace::<W, N>::new();
+            assert!(!w.is_touched());
+            let words = w.words();
+            assert_eq!(words.as_ptr() as usize % 64, 0);
+            assert!(words.iter().all(|&x| x == W::default()));
+            assert!(w.is_touched());
+        }
+        check::<u32, 16>();
+        check::<u32, 64>();
+        check::<u32, 1280>();
+        check::<u64, 80>();
+        check::<u64, 640>();
+    }
 }

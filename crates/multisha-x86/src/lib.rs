@@ -22,6 +22,10 @@ pub mod sha1_avx512_x16;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_shani;
 #[cfg(target_arch = "x86_64")]
+pub mod sha1_shani_x2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha1_shani_x4;
+#[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx2_x8;
@@ -32,6 +36,8 @@ pub mod sha256_shani;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani_x2;
 #[cfg(target_arch = "x86_64")]
+pub mod sha256_shani_x4;
+#[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -41,11 +47,14 @@ mod tests {
         sha1_avx2_x8,
         sha1_avx512_x16,
         sha1_shani,
+        sha1_shani_x2,
+        sha1_shani_x4,
         sha256_avx2,
         sha256_avx2_x8,
         sha256_avx512_x16,
         sha256_shani,
         sha256_shani_x2,
+        sha256_shani_x4,
         sha512_avx2,
     );
 }

@@ -258,7 +258,10 @@ algorithms! {
         "rolled" => multisha_rolled::sha1_rolled::VARIANT,
     ], many [
         "avx512-x16" on "x86_64" => multisha_x86::sha1_avx512_x16::VARIANT,
+        "shani-x4" on "x86_64" => multisha_x86::sha1_shani_x4::VARIANT,
         "avx2-x8" on "x86_64" => multisha_x86::sha1_avx2_x8::VARIANT,
+        "shani-x2" on "x86_64" => multisha_x86::sha1_shani_x2::VARIANT,
+        "armv8-x2" on "aarch64" => multisha_armv8::sha1_armv8_x2::VARIANT,
     ], functions [
         /// SHA-1 hasher, a drop-in for `sha1::Sha1` 0.11.
         Sha1, sha1, sha1_many: output 0 (20 bytes, U20), state U28, oid "1.3.14.3.2.26",
@@ -274,9 +277,11 @@ algorithms! {
         "unroll64" => multisha_full_unroll::sha256_unroll64::VARIANT,
         "rolled" => multisha_rolled::sha256_rolled::VARIANT,
     ], many [
+        "shani-x4" on "x86_64" => multisha_x86::sha256_shani_x4::VARIANT,
         "avx512-x16" on "x86_64" => multisha_x86::sha256_avx512_x16::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha256_shani_x2::VARIANT,
         "avx2-x8" on "x86_64" => multisha_x86::sha256_avx2_x8::VARIANT,
+        "armv8-x2" on "aarch64" => multisha_armv8::sha256_armv8_x2::VARIANT,
     ], functions [
         /// SHA-224 hasher, a drop-in for `sha2::Sha224` 0.11.
         Sha224, sha224, sha224_many: output 0 (28 bytes, U28), state U40, oid "2.16.840.1.101.3.4.2.4",

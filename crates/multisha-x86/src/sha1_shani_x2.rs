@@ -1,0 +1,190 @@
+//! SHA-1 of two messages at once with the x86 SHA extensions: two independent streams of
+//! `sha1rnds4` interleaved.
+//!
+//! One stream waits on each `sha1rnds4` for the previous one (six cycles on Zen 4, which can
+//! start one every other cycle), so a second, independent message fills the gaps. Each stream
+//! is `sha1_shani`'s: `abcd` in one register, `e` folded into the schedule words by
+//! `sha1nexte` from the `abcd` four rounds back, a ring of five schedule registers.
+//!
+//! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four
+//! words at a time, reversed into SHA-NI order, no `sha1msg1/2`).
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_extract_epi32, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x,
+    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
+    _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+};
+use multisha_contract::Sha1Compression;
+
+type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
+
+/// `abcd` (SHA-NI order, `a` in the top lane) and `e` (top lane) of `state`.
+#[inline]
+#[target_feature(enable = "sse2,sse4.1")]
+fn load_state(state: &[u32; 5]) -> (__m128i, __m128i) {
+    // SAFETY: `state` is 20 bytes, so its first 16 are readable; unaligned load.
+    let abcd = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
+    (
+        _mm_shuffle_epi32::<0x1b>(abcd),
+        _mm_set_epi32(state[4] as i32, 0, 0, 0),
+    )
+}
+
+/// `abcd` and `e` back into `state`.
+#[inline]
+#[target_feature(enable = "sse2,sse4.1")]
+fn store_state(state: &mut [u32; 5], abcd: __m128i, e: __m128i) {
+    // SAFETY: `state` is 20 bytes, so its first 16 are writable; unaligned store.
+    unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), _mm_shuffle_epi32::<0x1b>(abcd)) };
+    state[4] = _mm_extract_epi32::<3>(e) as u32;
+}
+
+/// The four schedule vectors of `block` in SHA-NI order (`w[4i]` in the top lane).
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+fn load_block(block: &[u8; 64]) -> [__m128i; 4] {
+    // Reverses all 16 bytes: big-endian words, and the first word in the top lane.
+    let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+    let p: *const __m128i = block.as_ptr().cast();
+    // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside.
+    unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), reverse)) }
+}
+
+/// Four rounds of both streams: stream `i` from `abcd` = `$h0[i]`, its `e` from `$h1[i]` (the
+/// `abcd` four rounds earlier) added to the words `$w[i]`; the new `abcd` goes to `$h1[i]`.
+macro_rules! rounds4 {
+    ($h0:ident, $h1:ident, $w:expr, $group:literal) => {
+        let [w0, w1] = $w;
+        $h1[0] = _mm_sha1rnds4_epu32::<$group>($h0[0], _mm_sha1nexte_epu32($h1[0], w0));
+        $h1[1] = _mm_sha1rnds4_epu32::<$group>($h0[1], _mm_sha1nexte_epu32($h1[1], w1));
+    };
+}
+
+/// The next four schedule words of both streams into slot `$s4` of `$x` and `$y` from slots
+/// `$s0..$s3`, then four rounds with them.
+macro_rules! schedule_rounds4 {
+    ($h0:ident, $h1:ident, $x:ident, $y:ident,
+     [$s0:literal $s1:literal $s2:literal $s3:literal $s4:literal], $group:literal) => {
+        $x[$s4] = _mm_sha1msg2_epu32(
+            _mm_xor_si128(_mm_sha1msg1_epu32($x[$s0], $x[$s1]), $x[$s2]),
+            $x[$s3],
+        );
+        $y[$s4] = _mm_sha1msg2_epu32(
+            _mm_xor_si128(_mm_sha1msg1_epu32($y[$s0], $y[$s1]), $y[$s2]),
+            $y[$s3],
+        );
+        rounds4!($h0, $h1, [$x[$s4], $y[$s4]], $group);
+    };
+}
+
+multisha_contract::declare_variant! {
+    /// The `shani-x2` SHA-1 many-message variant.
+    pub static VARIANT: Sha1Compression = {
+        name: "shani-x2",
+        description: "two messages at once: two streams of sha1rnds4 interleaved, states and schedules in registers",
+        schedule: Registers,
+        requires: ["sha", "sse2", "ssse3", "sse4.1"],
+        lanes: 2,
+    };
+    /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
+    /// block in step; `_ws` is not used.
+    #[inline(never)]
+    pub fn compress(states: &mut [[u32; 5]], blocks: &[&[[u8; 64]]], _ws: &mut LaneWorkspace) {
+        let [s0, s1] = states else {
+            panic!("shani-x2 takes two lanes");
+        };
+        let [b0, b1] = blocks else {
+            panic!("shani-x2 takes two lanes");
+        };
+        assert_eq!(b0.len(), b1.len(), "shani-x2: lanes of equal length");
+        let (abcd0, e0) = load_state(s0);
+        let (abcd1, e1) = load_state(s1);
+        let (mut abcd, mut e) = ([abcd0, abcd1], [e0, e1]);
+        for (block0, block1) in b0.iter().zip(b1.iter()) {
+            let [x0, x1, x2, x3] = load_block(block0);
+            let [y0, y1, y2, y3] = load_block(block1);
+            let mut x = [x0, x1, x2, x3, x0];
+            let mut y = [y0, y1, y2, y3, y0];
+            let mut h0 = abcd;
+            let mut h1 = [
+                _mm_sha1rnds4_epu32::<0>(h0[0], _mm_add_epi32(e[0], x0)),
+                _mm_sha1rnds4_epu32::<0>(h0[1], _mm_add_epi32(e[1], y0)),
+            ];
+            // Rounds 0..20.
+            rounds4!(h1, h0, [x[1], y[1]], 0);
+            rounds4!(h0, h1, [x[2], y[2]], 0);
+            rounds4!(h1, h0, [x[3], y[3]], 0);
+            schedule_rounds4!(h0, h1, x, y, [0 1 2 3 4], 0);
+            // Rounds 20..40.
+            schedule_rounds4!(h1, h0, x, y, [1 2 3 4 0], 1);
+            schedule_rounds4!(h0, h1, x, y, [2 3 4 0 1], 1);
+            schedule_rounds4!(h1, h0, x, y, [3 4 0 1 2], 1);
+            schedule_rounds4!(h0, h1, x, y, [4 0 1 2 3], 1);
+            schedule_rounds4!(h1, h0, x, y, [0 1 2 3 4], 1);
+            // Rounds 40..60.
+            schedule_rounds4!(h0, h1, x, y, [1 2 3 4 0], 2);
+            schedule_rounds4!(h1, h0, x, y, [2 3 4 0 1], 2);
+            schedule_rounds4!(h0, h1, x, y, [3 4 0 1 2], 2);
+            schedule_rounds4!(h1, h0, x, y, [4 0 1 2 3], 2);
+            schedule_rounds4!(h0, h1, x, y, [0 1 2 3 4], 2);
+            // Rounds 60..80.
+            schedule_rounds4!(h1, h0, x, y, [1 2 3 4 0], 3);
+            schedule_rounds4!(h0, h1, x, y, [2 3 4 0 1], 3);
+            schedule_rounds4!(h1, h0, x, y, [3 4 0 1 2], 3);
+            schedule_rounds4!(h0, h1, x, y, [4 0 1 2 3], 3);
+            schedule_rounds4!(h1, h0, x, y, [0 1 2 3 4], 3);
+            for i in 0..2 {
+                abcd[i] = _mm_add_epi32(abcd[i], h0[i]);
+                // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
+                e[i] = _mm_sha1nexte_epu32(h1[i], e[i]);
+            }
+        }
+        store_state(s0, abcd[0], e[0]);
+        store_state(s1, abcd[1], e[1]);
+    }
+    /// One compression of both lanes on the expanded schedule `w[0..80]`; `_ws` is not used.
+    #[inline(never)]
+    pub fn compress_constant(states: &mut [[u32; 5]], w: &[u32], _ws: &mut LaneWorkspace) {
+        let [s0, s1] = states else {
+            panic!("shani-x2 takes two lanes");
+        };
+        let w: &[u32; 80] = w.try_into().expect("an 80-word schedule");
+        // `w[4i..4i+4]` in SHA-NI order, the same for both lanes.
+        let words = |i: usize| {
+            let p: *const __m128i = w[4 * i..4 * i + 4].as_ptr().cast();
+            // SAFETY: four words of `w` (16 readable bytes); unaligned load.
+            let v = unsafe { _mm_loadu_si128(p) };
+            [_mm_shuffle_epi32::<0x1b>(v); 2]
+        };
+        let (abcd0, e0) = load_state(s0);
+        let (abcd1, e1) = load_state(s1);
+        let (abcd, e) = ([abcd0, abcd1], [e0, e1]);
+        let [w0, _] = words(0);
+        let mut h0 = abcd;
+        let mut h1 = [
+            _mm_sha1rnds4_epu32::<0>(h0[0], _mm_add_epi32(e[0], w0)),
+            _mm_sha1rnds4_epu32::<0>(h0[1], _mm_add_epi32(e[1], w0)),
+        ];
+        rounds4!(h1, h0, words(1), 0);
+        rounds4!(h0, h1, words(2), 0);
+        rounds4!(h1, h0, words(3), 0);
+        rounds4!(h0, h1, words(4), 0);
+        rounds4!(h1, h0, words(5), 1);
+        rounds4!(h0, h1, words(6), 1);
+        rounds4!(h1, h0, words(7), 1);
+        rounds4!(h0, h1, words(8), 1);
+        rounds4!(h1, h0, words(9), 1);
+        rounds4!(h0, h1, words(10), 2);
+        rounds4!(h1, h0, words(11), 2);
+        rounds4!(h0, h1, words(12), 2);
+        rounds4!(h1, h0, words(13), 2);
+        rounds4!(h0, h1, words(14), 2);
+        rounds4!(h1, h0, words(15), 3);
+        rounds4!(h0, h1, words(16), 3);
+        rounds4!(h1, h0, words(17), 3);
+        rounds4!(h0, h1, words(18), 3);
+        rounds4!(h1, h0, words(19), 3);
+        store_state(s0, _mm_add_epi32(abcd[0], h0[0]), _mm_sha1nexte_epu32(h1[0], e[0]));
+        store_state(s1, _mm_add_epi32(abcd[1], h0[1]), _mm_sha1nexte_epu32(h1[1], e[1]));
+    }
+}
