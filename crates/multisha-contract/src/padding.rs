@@ -110,8 +110,16 @@ pub unsafe fn oneshot<A: Compression>(
 /// (SHA-224 keeps 28 of SHA-256's 32 bytes, SHA-512/224 28 of SHA-512's 64).
 #[inline(always)]
 pub fn write_digest<W: Word>(state: &[W], out: &mut [u8]) {
-    for (chunk, word) in out.chunks_mut(W::BYTES).zip(state) {
+    // Whole words as fixed-size moves (`chunks_mut` hid the size: a `memcpy` call per word
+    // when `out`'s length is not known at compile time), then SHA-512/224's half word.
+    let full = out.len() / W::BYTES;
+    let mut whole = out.chunks_exact_mut(W::BYTES);
+    for (chunk, word) in (&mut whole).zip(state) {
         word.write_be(chunk);
+    }
+    let rest = whole.into_remainder();
+    if let (false, Some(&word)) = (rest.is_empty(), state.get(full)) {
+        word.write_be(rest);
     }
 }
 
