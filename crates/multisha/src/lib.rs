@@ -1,21 +1,31 @@
-//! SHA-1, SHA-224 and SHA-256 with several implementations ("variants") of each compression
-//! function, a CPU probe that runs once, and the best variant installed behind a function
-//! pointer.
+//! SHA-1 and the SHA-2 family (SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224,
+//! SHA-512/256) with several implementations ("variants") of each compression function, a CPU
+//! probe that runs once, and the best variant installed behind a function pointer.
 //!
-//! * [`Sha1`], [`Sha224`], [`Sha256`]: drop-in RustCrypto `digest` 0.11 hashers (`Digest`,
+//! * [`Sha1`], [`Sha224`], [`Sha256`], [`Sha384`], [`Sha512`], [`Sha512_224`],
+//!   [`Sha512_256`]: drop-in RustCrypto `digest` 0.11 hashers (`Digest`,
 //!   `Hmac<multisha::Sha256>`, HKDF, PBKDF2, OIDs, `Reset`, serializable state, zeroized on
 //!   drop).
-//! * [`sha1()`], [`sha224()`], [`sha256()`]: one-shot functions, the fastest path for short
-//!   messages.
+//! * [`sha1()`], [`sha256()`], [`sha512()`], ...: one-shot functions, the fastest path for
+//!   one short message.
+//! * [`sha256_many`], [`sha1_many`], ... and [`sha256_pairs`]: many messages per call, on
+//!   multi-lane kernels (AVX-512 16 lanes, AVX2 8, SHA-NI 2 and 4 streams, ARMv8 2 streams)
+//!   that hash several messages at once; any number of messages of any lengths.
 //! * [`engine`]: the algorithms, their variants (best first), what the dispatcher picked and
 //!   why, overrides ([`engine::force`], the `MULTISHA_*` environment variables), pinned
-//!   variants side by side ([`engine::Pinned`], `Sha256::with_variant`).
+//!   variants side by side ([`engine::Pinned`], [`engine::PinnedMany`],
+//!   `Sha256::with_variant`), hash functions by name ([`engine::Function`]).
 //!
 //! ```
 //! use multisha::{Digest, Sha256};
 //! let digest = Sha256::digest(b"abc");
 //! assert_eq!(digest[..], multisha::sha256(b"abc"));
 //! println!("SHA-256 runs {}", Sha256::new().variant());
+//!
+//! let messages: [&[u8]; 3] = [b"a", b"bc", b""];
+//! let mut digests = [[0u8; 32]; 3];
+//! multisha::sha256_many(&messages, &mut digests);
+//! assert_eq!(digests[1], multisha::sha256(b"bc"));
 //! ```
 //!
 //! The variants, their requirements and their order are listed by

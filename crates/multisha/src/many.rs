@@ -13,9 +13,10 @@
 //!   the same padding block on every lane: its schedule is expanded once and the kernel's
 //!   constant entry runs the rounds alone.
 //! * Idle lanes (no message left) repeat a busy lane's input; their results are dropped.
-//! * Unless a variant was forced, once no message is waiting and at most half the lanes are
-//!   busy, the busy lanes move on to the next narrower kernel the CPU runs (16 lanes of AVX-512
-//!   to 4 of SHA-NI, ...), and a last single message to the single-message kernel.
+//! * Unless a variant was named (forced or by the environment), once no message is waiting
+//!   and at most half the lanes are busy, the busy lanes move on to the next narrower kernel
+//!   the CPU runs (16 lanes of AVX-512 to 4 of SHA-NI, ...), and a last single message to the
+//!   single-message kernel.
 //! * The lanes' states and tails ([`LaneBuffers`]) and the kernels' transposed schedule are
 //!   message data: each is wiped once per batch call.
 
@@ -101,8 +102,10 @@ where
     D: Digests + ?Sized,
 {
     let selection = dispatch::many::<H::Compression>();
-    let forced = selection.reason == Reason::Forced;
-    run::<H, M, D>(selection.variant, forced, messages, digests);
+    // A variant asked for by name (force, the environment) runs every batch to the end, so
+    // what is tested or measured is that kernel alone.
+    let alone = matches!(selection.reason, Reason::Forced | Reason::Env);
+    run::<H, M, D>(selection.variant, alone, messages, digests);
 }
 
 /// Runs the batch on `variant` (a many-message variant of `H`'s algorithm that the CPU runs);
