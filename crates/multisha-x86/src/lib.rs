@@ -14,6 +14,8 @@
 extern crate std;
 
 #[cfg(target_arch = "x86_64")]
+mod avx2_lanes;
+#[cfg(target_arch = "x86_64")]
 pub mod sha1_asm;
 #[cfg(target_arch = "x86_64")]
 pub mod sha1_avx2_x8;

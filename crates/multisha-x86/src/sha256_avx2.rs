@@ -27,11 +27,11 @@
 //!   alone.
 //! * Everything is inlined into `compress` (one symbol, for code-size measurement).
 
+use crate::avx2_lanes::bswap32;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_blend_epi32,
-    _mm256_load_si256, _mm256_set_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8,
-    _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_srli_epi64,
-    _mm256_store_si256, _mm256_xor_si256,
+    _mm256_load_si256, _mm256_set_m128i, _mm256_shuffle_epi32, _mm256_slli_epi32,
+    _mm256_srli_epi32, _mm256_srli_epi64, _mm256_store_si256, _mm256_xor_si256,
 };
 use multisha_contract::{Block64 as Block, SHA256_K, Sha256Compression, Sha256Workspace};
 use zeroize::Zeroize;
@@ -93,18 +93,6 @@ fn expand4(x0: __m256i, x1: __m256i, x2: __m256i, x3: __m256i) -> __m256i {
     let s = small_sigma1_pairs(_mm256_shuffle_epi32::<0b01_01_00_00>(lo));
     let hi = _mm256_add_epi32(t, _mm256_shuffle_epi32::<0b10_00_00_00>(s));
     _mm256_blend_epi32::<0b1100_1100>(lo, hi)
-}
-
-/// Byte-swaps each 32-bit word of both lanes (the message is big-endian).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn bswap32(x: __m256i) -> __m256i {
-    #[rustfmt::skip]
-    let mask = _mm256_setr_epi8(
-        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-    );
-    _mm256_shuffle_epi8(x, mask)
 }
 
 /// Words `4j..4j+4` of `b0` (low lane) and `b1` (high lane), big-endian.
