@@ -70,27 +70,33 @@ fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// Asserts that our run `a` and coreutils' run `b` of `tool args` (`context`: what else was
+/// applied) printed the same stdout and stderr and exited alike; returns ours.
+fn assert_alike(a: Output, b: Output, tool: &str, args: &[&[u8]], context: &str) -> Output {
+    let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
+    for (what, ours, theirs) in [
+        ("stdout", &a.stdout, &b.stdout),
+        ("stderr", &a.stderr, &b.stderr),
+    ] {
+        assert_eq!(
+            show(ours),
+            show(theirs),
+            "{what} of {tool} {shown:?} {context}"
+        );
+    }
+    assert_eq!(
+        a.status.code(),
+        b.status.code(),
+        "status of {tool} {shown:?} {context}"
+    );
+    a
+}
+
 /// Runs both and asserts identical stdout, stderr and status.
 fn same(tool: &str, args: &[&[u8]], dir: &Path, stdin: Option<&[u8]>) -> Output {
     let a = ours(tool, args, dir, stdin);
     let b = theirs(tool, args, dir, stdin);
-    let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
-    assert_eq!(
-        show(&a.stdout),
-        show(&b.stdout),
-        "stdout of {tool} {shown:?}"
-    );
-    assert_eq!(
-        show(&a.stderr),
-        show(&b.stderr),
-        "stderr of {tool} {shown:?}"
-    );
-    assert_eq!(
-        a.status.code(),
-        b.status.code(),
-        "status of {tool} {shown:?}"
-    );
-    a
+    assert_alike(a, b, tool, args, "")
 }
 
 /// Names that exercise the escaping rules, and contents that exercise the padding.
@@ -496,23 +502,7 @@ fn redirected(mine: bool, tool: &str, args: &[&[u8]], redir: &str, dir: &Path) -
 fn same_redirected(tool: &str, args: &[&[u8]], redir: &str, dir: &Path) -> Output {
     let a = redirected(true, tool, args, redir, dir);
     let b = redirected(false, tool, args, redir, dir);
-    let shown: Vec<String> = args.iter().map(|a| show(a)).collect();
-    assert_eq!(
-        show(&a.stdout),
-        show(&b.stdout),
-        "stdout of {tool} {shown:?} {redir}"
-    );
-    assert_eq!(
-        show(&a.stderr),
-        show(&b.stderr),
-        "stderr of {tool} {shown:?} {redir}"
-    );
-    assert_eq!(
-        a.status.code(),
-        b.status.code(),
-        "status of {tool} {shown:?} {redir}"
-    );
-    a
+    assert_alike(a, b, tool, args, redir)
 }
 
 /// Files and checksum lists shared by the redirection tests; returns the file names.
