@@ -11,6 +11,8 @@
 #![no_std]
 
 #[cfg(target_arch = "aarch64")]
+mod neon_words;
+#[cfg(target_arch = "aarch64")]
 pub mod sha1_armv8;
 #[cfg(target_arch = "aarch64")]
 pub mod sha1_armv8_x2;

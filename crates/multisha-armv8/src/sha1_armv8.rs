@@ -21,26 +21,12 @@
 //! four vectors and the sixteen-word schedule window in four vectors, for every block of the
 //! call. It never touches the workspace.
 
+use crate::neon_words::load_words;
 use core::arch::aarch64::{
-    uint32x4_t, vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8,
-    vrev32q_u8, vsha1cq_u32, vsha1h_u32, vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32,
-    vst1q_u32,
+    vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u32, vsha1cq_u32, vsha1h_u32, vsha1mq_u32,
+    vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32, vst1q_u32,
 };
-use multisha_contract::{Block64 as Block, SHA1_K, Sha1Compression, Sha1Workspace};
-
-/// Loads the `i`-th group of four message words of `block` as big-endian words.
-///
-/// SHA-1 reads the block as big-endian 32-bit words, while an AArch64 vector load puts the
-/// bytes into lanes little-endian (byte 0 of each four becomes the lowest byte of its lane).
-/// `vrev32q_u8` reverses the bytes within each 32-bit lane, so every lane then holds the
-/// big-endian word, in message order.
-#[inline(always)]
-fn load_words(block: &Block, i: usize) -> uint32x4_t {
-    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16 bytes");
-    // SAFETY: `bytes` is 16 readable bytes, exactly what `vld1q_u8` reads (no alignment
-    // needed); NEON, which these three intrinsics require, is part of the aarch64 baseline.
-    unsafe { vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(bytes.as_ptr()))) }
-}
+use multisha_contract::{SHA1_K, Sha1Compression, Sha1Workspace};
 
 /// Four rounds: `abcd = op(abcd, e, w + k)`, and `e` becomes `rotl30` of the old `a`.
 macro_rules! quad {

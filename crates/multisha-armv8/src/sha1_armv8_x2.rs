@@ -10,24 +10,14 @@
 //! The constant entry runs the rounds of both lanes on a given schedule (`w + k` computed once
 //! per group for both lanes, no `SHA1SU0/1`).
 
+use crate::neon_words::load_words;
 use core::arch::aarch64::{
-    uint32x4_t, vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8,
-    vrev32q_u8, vsha1cq_u32, vsha1h_u32, vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32,
-    vst1q_u32,
+    uint32x4_t, vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u32, vsha1cq_u32, vsha1h_u32,
+    vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32, vst1q_u32,
 };
-use multisha_contract::{Block64 as Block, SHA1_K, Sha1Compression};
+use multisha_contract::{SHA1_K, Sha1Compression};
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
-
-/// Loads the `i`-th group of four message words of `block` as big-endian words (see
-/// `sha1_armv8`).
-#[inline(always)]
-fn load_words(block: &Block, i: usize) -> uint32x4_t {
-    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16 bytes");
-    // SAFETY: `bytes` is 16 readable bytes, exactly what `vld1q_u8` reads (no alignment
-    // needed); NEON, which these three intrinsics require, is part of the aarch64 baseline.
-    unsafe { vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(bytes.as_ptr()))) }
-}
 
 /// `abcd` and `e` of `state`.
 #[inline(always)]

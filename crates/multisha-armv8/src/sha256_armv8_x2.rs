@@ -13,32 +13,14 @@
 //! The constant entry runs the rounds of both lanes on a given schedule (`w + k` computed once
 //! per group for both lanes, no `SHA256SU0/1`).
 
+use crate::neon_words::{load_u32x4, load_words};
 use core::arch::aarch64::{
-    uint32x4_t, vaddq_u32, vld1q_u8, vld1q_u32, vreinterpretq_u32_u8, vrev32q_u8, vsha256h2q_u32,
-    vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
+    uint32x4_t, vaddq_u32, vsha256h2q_u32, vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32,
+    vst1q_u32,
 };
-use multisha_contract::{Block64 as Block, SHA256_K, Sha256Compression};
+use multisha_contract::{SHA256_K, Sha256Compression};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
-
-/// Loads the `i`-th group of four message words of `block` as big-endian words (see
-/// `sha256_armv8`).
-#[inline(always)]
-fn load_words(block: &Block, i: usize) -> uint32x4_t {
-    let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16 bytes");
-    // SAFETY: `bytes` is 16 readable bytes, exactly what `vld1q_u8` reads (no alignment
-    // needed); NEON, which these three intrinsics require, is part of the aarch64 baseline.
-    unsafe { vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(bytes.as_ptr()))) }
-}
-
-/// Loads four consecutive `u32`s into one vector, lane 0 first.
-#[inline(always)]
-fn load_u32x4(words: &[u32]) -> uint32x4_t {
-    let words: &[u32; 4] = words.try_into().expect("4 words");
-    // SAFETY: `words` is four readable `u32`s, exactly what `vld1q_u32` reads; NEON, which it
-    // requires, is part of the aarch64 baseline.
-    unsafe { vld1q_u32(words.as_ptr()) }
-}
 
 /// Stores a vector into four `u32`s.
 #[inline(always)]

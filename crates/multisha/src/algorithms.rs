@@ -119,14 +119,14 @@ macro_rules! algorithms {
                 $(
                     $(#[cfg(target_arch = $arch)])?
                     const _: () = assert!(
-                        crate::algorithms::str_eq($variant, $declaration.name),
+                        multisha_contract::str_eq($variant, $declaration.name),
                         "the registry names a variant unlike its declaration"
                     );
                 )*
                 $(
                     $(#[cfg(target_arch = $many_arch)])?
                     const _: () = assert!(
-                        crate::algorithms::str_eq($many_variant, $many_declaration.name),
+                        multisha_contract::str_eq($many_variant, $many_declaration.name),
                         "the registry names a variant unlike its declaration"
                     );
                 )*
@@ -230,22 +230,6 @@ macro_rules! algorithms {
 /// The run-time description of a hasher's hash function.
 trait FunctionStatic {
     const INFO: FunctionInfo;
-}
-
-/// `a == b` in a constant.
-pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 algorithms! {
