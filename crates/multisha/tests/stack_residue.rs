@@ -2,6 +2,8 @@
 //! padded tail is built in place and wiped, and so is the chaining state (for SHA-224 its last
 //! word is not part of the digest). Checked by copying the stack below the caller's frame right
 //! after a call and searching it.
+// x86-64 only: the stack scan is x86-64 assembly.
+#![cfg(target_arch = "x86_64")]
 
 /// A 40-byte message tail, unlike anything else the test puts on the stack.
 fn marker() -> Vec<u8> {
@@ -12,7 +14,6 @@ fn marker() -> Vec<u8> {
 
 /// Calls `hash` at a fixed depth (so its frames lie below this one's caller), then copies the
 /// 64 KiB below the stack pointer of a sibling frame into `into`.
-#[cfg(target_arch = "x86_64")]
 #[inline(never)]
 fn residue(hash: &dyn Fn(), into: &mut [u8]) {
     hash();
@@ -21,7 +22,6 @@ fn residue(hash: &dyn Fn(), into: &mut [u8]) {
 
 /// Copies `into.len()` bytes from just below the stack pointer (what callees of the caller
 /// left there) into `into`, without writing the stack.
-#[cfg(target_arch = "x86_64")]
 #[inline(never)]
 fn copy_below_stack_pointer(into: &mut [u8]) {
     // SAFETY: reads `into.len()` bytes (64 KiB) below the stack pointer: stack memory of this
@@ -44,7 +44,6 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
-#[cfg(target_arch = "x86_64")]
 #[test]
 fn one_shot_functions_leave_no_tail_and_no_state_on_the_stack() {
     let tail = marker();
