@@ -1,6 +1,7 @@
 //! Every variant of the registry that this CPU runs goes through the shared harness, at the
 //! kernel level and through every hasher of its algorithm pinned to it; the dispatched
-//! hashers through the streaming suite. Generic over the registry: an algorithm added there
+//! hashers through the streaming suite, the dispatched batch functions against the one-shot
+//! functions. Generic over the registry: an algorithm added there
 //! is tested here without an edit.
 
 use crate::hash_function::{HashFunction, Registered};
@@ -79,9 +80,44 @@ impl Visitor for Harness {
             );
             assert!(checks > 0);
         }
+    }
+}
+
+/// The dispatched paths of every hash function, whichever variant the dispatcher installed
+/// (CI runs this once per variant forced through the environment): the streaming hashers
+/// through the harness, the batch functions against the one-shot functions.
+#[derive(Default)]
+struct Dispatched {
+    functions: usize,
+}
+
+impl Visitor for Dispatched {
+    fn algorithm<A: Registered + Reference>(&mut self) {}
+
+    fn function<H>(&mut self)
+    where
+        H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
+        H::Compression: Reference,
+    {
+        self.functions += 1;
+        let reference = |data: &[u8]| H::Compression::digest(H::OUTPUT.id, data);
         let label = format!("dispatched {}", H::OUTPUT.name);
         assert!(harness::streaming_suite(&label, H::new, reference) > 0);
+        let data = harness::TestRng::new(0x5eed_0006).bytes(1 << 14);
+        let run = |m: &[&[u8]], d: &mut [H::Digest]| H::oneshot_many(m, d);
+        for count in 0..=40 {
+            for first in (0..=300).step_by(7) {
+                check_batch::<H>(&label, &cut(&data, count, first), &run);
+            }
+        }
     }
+}
+
+#[test]
+fn dispatched_hashers_and_batch_functions_pass() {
+    let mut run = Dispatched::default();
+    crate::algorithms::visit(&mut run);
+    assert_eq!(run.functions, crate::engine::Function::ALL.len());
 }
 
 #[test]
