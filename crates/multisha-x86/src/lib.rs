@@ -41,6 +41,8 @@ pub mod sha256_shani_x2;
 pub mod sha256_shani_x4;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
+#[cfg(target_arch = "x86_64")]
+mod sha512_pair;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
