@@ -6,10 +6,15 @@
 //! * One `asm!` block runs the loop over all blocks of the call. The eight working variables
 //!   and five temporaries stay in registers for the whole call; the roles of `a..h` rotate
 //!   over the rounds written out (no moves), `b ^ c` and `a ^ b` trade two registers.
-//! * The rounds are laid out as OpenSSL's AVX2/BMI2 rounds (`sha512-x86_64.pl`): `Σ0`, `Σ1`
-//!   from three independent `rorx` each, `ch` as `(e & f) + (!e & g)` with `andn`, `maj` as
-//!   `b ^ ((a ^ b) & (b ^ c))` reusing the last round's `a ^ b`, and `Σ0(a)` added into the
-//!   new `a` only at the start of the next round, off the round-to-round chain.
+//! * The rounds compute what OpenSSL's AVX2/BMI2 rounds compute (`sha512-x86_64.pl`): `Σ0`,
+//!   `Σ1` from three independent `rorx` each, `ch` as `(e & f) + (!e & g)` with `andn`, `maj`
+//!   as `b ^ ((a ^ b) & (b ^ c))` reusing the last round's `a ^ b`, `lea` for the sums, and
+//!   `Σ0(a)` added into the new `a` only at the start of the next round, off the `e -> d`
+//!   chain. 22 ALU instructions a round, 6 of them rotates (which Zen 4 runs on two of its
+//!   four ALUs), against a 5-cycle chain: the order of the instructions decides how close the
+//!   out-of-order scheduler gets to the 5.5 cycles the ALUs allow. OpenSSL's order ran at 6.4
+//!   cycles a round on Zen 4, the order here (the best of a measured search over reorderings
+//!   that keep the dependencies) at 6.0.
 //! * Per pair of blocks, the 2 × 80 words of `w + K` go into a 64-byte aligned frame on this
 //!   kernel's own stack (the caller's workspace is left untouched), interleaved two words
 //!   per lane: words `4j..4j+2` are `w[2j..2j+2] + K` of the first block, `4j+2..4j+4` those
@@ -19,9 +24,11 @@
 //!   per step in each 128-bit lane, block `2i` in the low lane and block `2i + 1` in the high
 //!   lane, and adds `K` before storing. AVX2 has no 64-bit rotate: σ0 and σ1 are built from
 //!   shifts, except `rotr8`, a byte shuffle.
-//! * The expansion of a pair is interleaved with the first block's rounds (one step after
-//!   every second round, eight groups ahead of the rounds), so the vector units work while
-//!   the integer units are busy; the second block's rounds then only read `w + K`.
+//! * The expansion of a pair runs during the first block's rounds, one step per two rounds,
+//!   eight groups ahead of the rounds; the second block's rounds then only read `w + K`. Each
+//!   step's instructions are mixed into its two rounds one by one (a vector slot after every
+//!   second scalar instruction), not appended: in a burst they held up the rounds' dispatch
+//!   (the first block ran about 15% slower than the second).
 //! * An odd last block is loaded into both lanes (the high lane is ignored) and compressed
 //!   alone.
 
@@ -29,40 +36,46 @@ use multisha_contract::{Sha512Compression, Sha512Workspace};
 
 use crate::sha512_pair::{Frame, compress_pairs};
 
-/// One expansion step: group `$grp + $n` (`w[t..t+2]` of both blocks, `t` = 2 (`$grp` +
-/// `$n`)) into `$x0`, from the ring `$x0` = `w[t-16..t-14]`, `$x1` = `w[t-14..t-12]`, `$x4`,
-/// `$x5` = `w[t-8..t-4]`, `$x7` = `w[t-2..t]`; then stores it plus `K` into the frame.
-/// Temporaries `ymm8..ymm12`; `ymm13` holds the `rotr8` shuffle.
+/// Two rounds (`$first`, `$second`: `round!` arguments) with one expansion step in their
+/// vector slots: group `$grp + $n` (`w[t..t+2]` of both blocks, `t` = 2 (`$grp` + `$n`)) into
+/// `$x0`, from the ring `$x0` = `w[t-16..t-14]`, `$x1` = `w[t-14..t-12]`, `$x4`, `$x5` =
+/// `w[t-8..t-4]`, `$x7` = `w[t-2..t]`; then stores it plus `K` into the frame. Temporaries
+/// `ymm8..ymm11`; `ymm13` holds the `rotr8` shuffle.
 #[rustfmt::skip]
 macro_rules! update {
-    ($x0:ident $x1:ident $x4:ident $x5:ident $x7:ident, $grp:tt + $n:tt) => {
+    ($x0:ident $x1:ident $x4:ident $x5:ident $x7:ident, $grp:tt + $n:tt,
+     [$($first:tt)*], [$($second:tt)*]) => {
         concat!(
-            // w[t-15..t-13] and w[t-7..t-5]: one word across the two registers of each pair.
-            "vpalignr ymm8, ", stringify!($x1), ", ", stringify!($x0), ", 8\n",
-            "vpalignr ymm9, ", stringify!($x5), ", ", stringify!($x4), ", 8\n",
-            "vpsrlq ymm10, ymm8, 1\n",
-            "vpaddq ", stringify!($x0), ", ", stringify!($x0), ", ymm9\n",
-            "vpsllq ymm11, ymm8, 63\n",
-            "vpsrlq ymm9, ymm8, 7\n",
-            "vpxor ymm10, ymm10, ymm11\n",
-            "vpshufb ymm8, ymm8, ymm13\n",
-            "vpxor ymm9, ymm9, ymm10\n",
-            "vpsrlq ymm10, ", stringify!($x7), ", 19\n",
-            "vpxor ymm8, ymm8, ymm9\n",
-            "vpsllq ymm11, ", stringify!($x7), ", 45\n",
-            "vpaddq ", stringify!($x0), ", ", stringify!($x0), ", ymm8\n",
-            "vpsrlq ymm9, ", stringify!($x7), ", 61\n",
-            "vpxor ymm10, ymm10, ymm11\n",
-            "vpsllq ymm11, ", stringify!($x7), ", 3\n",
-            "vpsrlq ymm8, ", stringify!($x7), ", 6\n",
-            "vpxor ymm9, ymm9, ymm11\n",
-            "vpxor ymm10, ymm10, ymm8\n",
-            "vpxor ymm10, ymm10, ymm9\n",
-            "vpaddq ", stringify!($x0), ", ", stringify!($x0), ", ymm10\n",
-            "vpaddq ymm8, ", stringify!($x0), ", ymmword ptr [rip + {k2} + 32*(",
-                stringify!($grp), " + ", stringify!($n), ")]\n",
-            "vmovdqa ymmword ptr [{fp} + 32*(", stringify!($grp), " + ", stringify!($n),
-                ")], ymm8\n",
+            round!($($first)*, [
+                    concat!("vpalignr ymm8, ", stringify!($x1), ", ", stringify!($x0), ", 8\n"),
+                    concat!("vpalignr ymm9, ", stringify!($x5), ", ", stringify!($x4), ", 8\n"),
+                    concat!("vpsrlq ymm10, ymm8, 1\n"),
+                    concat!("vpaddq ", stringify!($x0), ", ", stringify!($x0), ", ymm9\n"),
+                    concat!("vpsllq ymm11, ymm8, 63\n"),
+                    concat!("vpsrlq ymm9, ymm8, 7\n"),
+                    concat!("vpxor ymm10, ymm10, ymm11\n"),
+                    concat!("vpshufb ymm8, ymm8, ymm13\n"),
+                    concat!("vpxor ymm9, ymm9, ymm10\n"),
+                    concat!("vpsrlq ymm10, ", stringify!($x7), ", 19\n"),
+                    concat!("vpxor ymm8, ymm8, ymm9\n"),
+                    concat!("vpsllq ymm11, ", stringify!($x7), ", 45\n"),
+            ]),
+            round!($($second)*, [
+                    concat!("vpaddq ", stringify!($x0), ", ", stringify!($x0), ", ymm8\n"),
+                    concat!("vpsrlq ymm9, ", stringify!($x7), ", 61\n"),
+                    concat!("vpxor ymm10, ymm10, ymm11\n"),
+                    concat!("vpsllq ymm11, ", stringify!($x7), ", 3\n"),
+                    concat!("vpsrlq ymm8, ", stringify!($x7), ", 6\n"),
+                    concat!("vpxor ymm9, ymm9, ymm11\n"),
+                    concat!("vpxor ymm10, ymm10, ymm8\n"),
+                    concat!("vpxor ymm10, ymm10, ymm9\n"),
+                    concat!("vpaddq ", stringify!($x0), ", ", stringify!($x0), ", ymm10\n"),
+                    concat!("vpaddq ymm8, ", stringify!($x0), ", ymmword ptr [rip + {k2} + 32*(",
+                    stringify!($grp), " + ", stringify!($n), ")]\n"),
+                    concat!("vmovdqa ymmword ptr [{fp} + 32*(", stringify!($grp), " + ", stringify!($n),
+                    ")], ymm8\n"),
+                    "",
+            ]),
         )
     };
 }
