@@ -1,6 +1,6 @@
 //! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
-//! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds; and the
-//! many-message kernels: SHA-256 with two interleaved SHA-NI streams, SHA-1 and SHA-256 on
+//! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds, SHA-512 also
+//! with an AVX-512VL schedule; and the many-message kernels: SHA-256 with two interleaved SHA-NI streams, SHA-1 and SHA-256 on
 //! eight AVX2 lanes and sixteen AVX-512 lanes.
 //!
 //! Each module declares its variant (`VARIANT`): required features, description, where the
@@ -41,6 +41,10 @@ pub mod sha256_shani_x2;
 pub mod sha256_shani_x4;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod sha512_avx512;
+#[cfg(target_arch = "x86_64")]
+mod sha512_pair;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
@@ -58,5 +62,6 @@ mod tests {
         sha256_shani_x2,
         sha256_shani_x4,
         sha512_avx2,
+        sha512_avx512,
     );
 }

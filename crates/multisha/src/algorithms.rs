@@ -279,6 +279,7 @@ algorithms! {
     /// (FIPS 180-4).
     Sha512 in sha512_registry: multisha_contract::Sha512Compression, block U128, variants [
         "armv8" on "aarch64" => multisha_armv8::sha512_armv8::VARIANT,
+        "avx512" on "x86_64" => multisha_x86::sha512_avx512::VARIANT,
         "avx2" on "x86_64" => multisha_x86::sha512_avx2::VARIANT,
         "unroll8" => multisha_unrolled::sha512_unroll8::VARIANT,
         "rolled" => multisha_rolled::sha512_rolled::VARIANT,
