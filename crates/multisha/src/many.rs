@@ -10,6 +10,10 @@
 //! * Messages are taken longest first within windows of [`WINDOW`], so the lanes run similar
 //!   lengths side by side and the batch ends with short messages. A window whose messages are
 //!   already in that order (equal lengths) is not sorted.
+//! * Equal lengths (the common batch: 32-byte keys, 64-byte Merkle nodes, fixed-size chunks)
+//!   skip the per-lane bookkeeping: when no lane is busy and the next messages of the window
+//!   are of one length, a whole group of them runs side by side, data in one call, tails in
+//!   another ([`Batch::run_group`]). At 32 bytes the bookkeeping cost as much as the kernel.
 //! * When every busy lane is at the tail of a message whose length is a multiple of the block
 //!   size, all of them the same length, the tail is the same padding block on every lane: its
 //!   schedule is expanded once and the kernel's constant entry runs the rounds alone.
@@ -276,6 +280,8 @@ struct Batch<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> {
     /// only then: equal lengths need no sort).
     window_order: Option<[usize; WINDOW]>,
     window_reordered: bool,
+    /// Whether every message of the window has the same length.
+    window_equal: bool,
     /// The first index not yet in a window.
     next: usize,
     /// The expanded schedule of the padding block of `schedule_for`-byte messages (a multiple
@@ -302,6 +308,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             window_order: None,
             window_reordered: false,
             window_taken: 0,
+            window_equal: false,
             next: 0,
             schedule: [Word::<H>::default(); 80],
             schedule_for: None,
@@ -320,11 +327,12 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         let (start, end) = (self.next, count.min(self.next + WINDOW));
         let messages = self.messages;
         let mut in_order = true;
-        let mut previous = usize::MAX;
+        let (mut shortest, mut previous) = (usize::MAX, usize::MAX);
         for index in start..end {
             let len = messages.get(index).len();
             in_order &= len <= previous;
             previous = len;
+            shortest = shortest.min(len);
         }
         self.window_reordered = !in_order;
         if !in_order {
@@ -335,6 +343,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             order[..end - start]
                 .sort_unstable_by_key(|&i| core::cmp::Reverse(messages.get(i).len()));
         }
+        self.window_equal = in_order && messages.get(start).len() == shortest;
         (self.window_start, self.window_len, self.window_taken) = (start, end - start, 0);
         self.next = end;
         true
@@ -547,6 +556,15 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         // Every call writes every lane's state, idle lanes' too.
         self.touched |= lanes;
         loop {
+            if self.busy == 0 && self.group_ready(width) {
+                match width {
+                    2 => self.run_group::<2>(kernel),
+                    4 => self.run_group::<4>(kernel),
+                    8 => self.run_group::<8>(kernel),
+                    _ => self.run_group::<16>(kernel),
+                }
+                continue;
+            }
             self.fill(width);
             let busy = self.busy.count_ones() as usize;
             if busy == 0 || handoff && 2 * busy <= width && self.waiting() == 0 {
@@ -612,6 +630,72 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
     }
 
+    /// Whether the next `width` messages can run as a group ([`Self::run_group`]): no lane is
+    /// busy, and they are of one length. Not when fewer than twice the lanes are left beyond
+    /// the group's: those share the lanes by rotation, the group with them.
+    fn group_ready(&mut self, width: usize) -> bool {
+        if !matches!(width, 2 | 4 | 8 | 16)
+            || !self.refill()
+            || !self.window_equal
+            || self.window_len - self.window_taken < width
+        {
+            return false;
+        }
+        let waiting = self.waiting();
+        waiting == width || waiting >= 2 * width
+    }
+
+    /// The next `W` messages (`W` the kernel's lanes), all of one length, side by side from
+    /// start to end: their whole blocks straight from the messages in one call, then their
+    /// tails (the constant entry when the length is a multiple of the block size). The per-lane
+    /// bookkeeping of ragged batches ([`Job`]) costs as much as the kernel on one-block
+    /// messages; `W` is a constant so the lane arrays are no longer than the lanes.
+    fn run_group<const W: usize>(&mut self, kernel: LaneKernel<H::Compression>) {
+        debug_assert_eq!(kernel.lanes, W);
+        let messages = self.messages;
+        let taken = self.window_taken;
+        let group: [usize; W] = core::array::from_fn(|l| self.window_at(taken + l));
+        self.window_taken += W;
+        let len = messages.get(group[0]).len();
+        let mut inputs: [&[Block<H>]; W] =
+            core::array::from_fn(|l| Block::<H>::split(messages.get(group[l])).0);
+        let rest = len % <Block<H> as BlockBytes>::LEN;
+        let constant = rest == 0;
+        let LaneBuffers { states, tails } = &mut self.buffers;
+        let states = &mut states[..W];
+        for state in states.iter_mut() {
+            *state = H::OUTPUT.iv;
+        }
+        if !inputs[0].is_empty() {
+            // SAFETY: the kernel's variant was checked to run on this CPU when it was chosen;
+            // `W` lanes (the kernel's) of the same number (at least 1) of blocks.
+            unsafe { (kernel.compress)(states, &inputs, &mut self.workspace) };
+        }
+        if constant {
+            self.run_constant(kernel, len);
+        } else {
+            let two = rest
+                >= <Block<H> as BlockBytes>::LEN - <H::Compression as Compression>::LENGTH_BYTES;
+            for (tail, &index) in tails.iter_mut().zip(&group) {
+                let message = messages.get(index);
+                tail[0] = <Block<H> as BlockBytes>::ZERO;
+                if two {
+                    tail[1] = <Block<H> as BlockBytes>::ZERO;
+                }
+                pad_into::<H::Compression>(tail, &message[len - rest..], len as u128 * 8);
+            }
+            let used = if two { 2 } else { 1 };
+            for (input, tail) in inputs.iter_mut().zip(tails.iter()) {
+                *input = &tail[..used];
+            }
+            // SAFETY: as above; `W` lanes of `used` blocks each.
+            unsafe { (kernel.compress)(states, &inputs, &mut self.workspace) };
+        }
+        for (state, &index) in self.buffers.states.iter().zip(&group) {
+            write_digest(state.as_ref(), self.digests.slot(index));
+        }
+    }
+
     /// One call of `kernel`'s constant entry: the padding block of `len`-byte messages (a
     /// multiple of the block size) on every lane, its schedule expanded once per batch.
     fn run_constant(&mut self, kernel: LaneKernel<H::Compression>, len: usize) {
@@ -636,9 +720,9 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
 
 #[cfg(test)]
 mod tests {
-    //! The scheduler's own paths, beyond the crate-wide batch tests (ragged lengths): equal
-    //! lengths, windows that change shape, rotation of the last messages (with hand-offs that
-    //! leave messages parked beyond a narrower kernel's lanes).
+    //! The scheduler's own paths, beyond the crate-wide batch tests (ragged lengths): groups of
+    //! equal lengths, rotation of the last messages, windows that change shape, hand-offs that
+    //! leave messages parked beyond a narrower kernel's lanes.
     use super::*;
     use crate::{Sha1, Sha224, Sha256};
     use std::format;
@@ -685,7 +769,7 @@ mod tests {
     }
 
     #[test]
-    fn equal_lengths() {
+    fn equal_lengths_run_as_groups() {
         fn cases<H: HashFunction>() {
             let data = data();
             for len in [
