@@ -16,7 +16,8 @@
 //!   another ([`Batch::run_group`]). At 32 bytes the bookkeeping cost as much as the kernel.
 //! * When every busy lane is at the tail of a message whose length is a multiple of the block
 //!   size, all of them the same length, the tail is the same padding block on every lane: its
-//!   schedule is expanded once and the kernel's constant entry runs the rounds alone.
+//!   schedule is expanded once and the kernel's constant entry runs the rounds alone; only when
+//!   enough messages are left to pay for the expansion.
 //! * Idle lanes (no message left) repeat a busy lane's input; their results are dropped.
 //! * The last messages of a batch (fewer than twice the lanes) are all started at once, those
 //!   beyond the lanes parked in the next slots, and the lanes rotate among them longest
@@ -580,6 +581,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             // All busy lanes at the same constant padding block: one schedule for all.
             let len = self.jobs[first].len;
             if self.jobs[first].at_constant_tail()
+                && self.constant_pays(len, width)
                 && slots(on).all(|i| self.jobs[i].at_constant_tail() && self.jobs[i].len == len)
             {
                 self.run_constant(kernel, len);
@@ -660,7 +662,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         let mut inputs: [&[Block<H>]; W] =
             core::array::from_fn(|l| Block::<H>::split(messages.get(group[l])).0);
         let rest = len % <Block<H> as BlockBytes>::LEN;
-        let constant = rest == 0;
+        let constant = rest == 0 && self.constant_pays(len, W);
         let LaneBuffers { states, tails } = &mut self.buffers;
         let states = &mut states[..W];
         for state in states.iter_mut() {
@@ -694,6 +696,15 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         for (state, &index) in self.buffers.states.iter().zip(&group) {
             write_digest(state.as_ref(), self.digests.slot(index));
         }
+    }
+
+    /// Whether to run the padding block of `len`-byte messages (a multiple of the block size)
+    /// through the constant entry: its schedule is expanded already, or enough messages are
+    /// left to pay for the expansion (which costs about as much as three kernel calls save),
+    /// or the messages are empty (the constant entry spares a workspace kernel its workspace,
+    /// zeroed on first use and wiped at the end, which costs more than the expansion).
+    fn constant_pays(&self, len: usize, width: usize) -> bool {
+        len == 0 || self.schedule_for == Some(len) || self.waiting() >= 3 * width
     }
 
     /// One call of `kernel`'s constant entry: the padding block of `len`-byte messages (a
