@@ -444,7 +444,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     ) {
         loop {
             self.run_level(kernel, single.is_some());
-            if self.busy == 0 {
+            if self.busy == 0 && self.waiting() == 0 {
                 return;
             }
             match narrower::<H::Compression>(kernel.lanes) {
@@ -453,7 +453,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             }
         }
         // What is left (at most half of the narrowest kernel's lanes) goes through the
-        // single-message kernel.
+        // single-message kernel: messages in progress, then any not started.
         let single = single.expect("a kernel that runs alone runs every message to the end");
         for i in slots(self.busy) {
             let mut w = <H::Compression as Compression>::Workspace::default();
@@ -474,6 +474,18 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             }
             w.wipe();
             self.finish(i);
+        }
+        // And what was handed over before it started.
+        while let Some(index) = self.next_job() {
+            // SAFETY: as above.
+            unsafe {
+                oneshot::<H::Compression>(
+                    single,
+                    H::OUTPUT.iv,
+                    self.messages.get(index),
+                    self.digests.slot(index),
+                )
+            };
         }
     }
 
@@ -545,8 +557,8 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     }
 
     /// Runs `kernel` until every message is done, or, when `handoff` (a narrower kernel or the
-    /// single-message one follows), until no message waits and at most half the lanes are
-    /// busy.
+    /// single-message one follows), until what is left (busy and waiting) fits in half the
+    /// lanes.
     fn run_level(&mut self, kernel: LaneKernel<H::Compression>, handoff: bool) {
         let width = kernel.lanes;
         assert!(
@@ -554,10 +566,16 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             "lane kernels have 2 to {MAX_LANES} lanes"
         );
         let lanes = first_slots(width);
-        // Every call writes every lane's state, idle lanes' too.
-        self.touched |= lanes;
         loop {
-            if self.busy == 0 && self.group_ready(width) {
+            // Handed over before the messages that would fit start here: a narrower kernel
+            // finds them waiting, as a group if they are of one length.
+            let busy = self.busy.count_ones() as usize;
+            if handoff && 2 * (busy + self.waiting()) <= width {
+                return;
+            }
+            // Every call writes every lane's state, idle lanes' too.
+            self.touched |= lanes;
+            if busy == 0 && self.group_ready(width) {
                 match width {
                     2 => self.run_group::<2>(kernel),
                     4 => self.run_group::<4>(kernel),
@@ -568,7 +586,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             }
             self.fill(width);
             let busy = self.busy.count_ones() as usize;
-            if busy == 0 || handoff && 2 * busy <= width && self.waiting() == 0 {
+            if busy == 0 {
                 return;
             }
             let cap = if busy > width {
