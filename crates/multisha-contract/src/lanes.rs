@@ -1,6 +1,7 @@
 //! What the batch paths keep per lane besides the kernel's schedule: the lanes' chaining
-//! states and their padded tails. Both are message data: [`LaneBuffers::wipe`] zeroes them once
-//! per batch call (and the test-only wipe log sees it).
+//! states and their padded tails. Both are message data: [`LaneBuffers::wipe`] (or
+//! [`LaneBuffers::wipe_first`], for the slots a batch used) zeroes them once per batch call (and
+//! the test-only wipe log sees it).
 
 use crate::{BlockBytes, Compression};
 use zeroize::Zeroize;
@@ -27,6 +28,16 @@ impl<A: Compression> LaneBuffers<A> {
 
     /// Zeroes every state and tail in a way the optimiser cannot drop.
     pub fn wipe(&mut self) {
+        self.wipe_first(MAX_LANES);
+    }
+
+    /// Zeroes the states and tails of the first `lanes` slots in a way the optimiser cannot
+    /// drop: a batch that wrote no others (the buffers start zeroed) leaves nothing behind,
+    /// and a 4-lane kernel's batch does not pay for wiping sixteen.
+    ///
+    /// # Panics
+    /// If `lanes` is more than [`MAX_LANES`].
+    pub fn wipe_first(&mut self, lanes: usize) {
         #[cfg(feature = "wipe-observer")]
         let had_data = self.states.iter().any(|s| *s != A::State::default())
             || self
@@ -34,10 +45,10 @@ impl<A: Compression> LaneBuffers<A> {
                 .iter()
                 .flatten()
                 .any(|b| b.as_ref().iter().any(|&x| x != 0));
-        for state in &mut self.states {
+        for state in &mut self.states[..lanes] {
             state.as_mut().zeroize();
         }
-        for tail in &mut self.tails {
+        for tail in &mut self.tails[..lanes] {
             crate::wipe_blocks(tail);
         }
         #[cfg(feature = "wipe-observer")]

@@ -4,9 +4,9 @@
 use crate::{BlockBytes, Compression, KernelFn, Word, WorkspaceBuffer};
 use zeroize::Zeroize;
 
-/// Pads the last partial block of a message into `padded`, which the caller has zeroed, and
-/// returns how many of its two blocks are used: a tail too long to leave room for the length
-/// field needs two.
+/// Pads the last partial block of a message into `padded`, and returns how many of its two
+/// blocks are used: a tail too long to leave room for the length field needs two. The caller
+/// has zeroed the blocks used (an unused second block may hold anything).
 ///
 /// `tail` is the unprocessed end of the message (shorter than a block) and `bit_len` the
 /// length of the whole message in bits; the length field keeps its low
@@ -21,15 +21,17 @@ use zeroize::Zeroize;
 pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len: u128) -> usize {
     let block = A::Block::LEN;
     assert!(tail.len() < block, "pad_into takes less than one block");
-    debug_assert!(
-        padded.iter().all(|b| b.as_ref().iter().all(|&x| x == 0)),
-        "pad_into wants zeroed blocks"
-    );
     let used = if tail.len() < block - A::LENGTH_BYTES {
         1
     } else {
         2
     };
+    debug_assert!(
+        padded[..used]
+            .iter()
+            .all(|b| b.as_ref().iter().all(|&x| x == 0)),
+        "pad_into wants zeroed blocks"
+    );
     let first = padded[0].as_mut();
     copy_short(&mut first[..tail.len()], tail);
     first[tail.len()] = 0x80;
