@@ -72,7 +72,12 @@ fn family<H: HashFunction>() -> Vec<BatchContender> {
                 name: variant.name().to_string(),
                 kind: Kind::Variant,
                 digest_len: len,
-                description: format!("{} lanes: {}", variant.lanes(), variant.description()),
+                description: format!(
+                    "{} lane{}: {}",
+                    variant.lanes(),
+                    if variant.lanes() == 1 { "" } else { "s" },
+                    variant.description()
+                ),
                 run: Box::new(move |messages, out| {
                     let mut digests = vec![H::ZERO; messages.len()];
                     pinned.hash_many(messages, &mut digests);
