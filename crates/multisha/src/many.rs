@@ -41,6 +41,7 @@
 //! Intel's full-width AVX-512 lands.
 
 use crate::engine::dispatch;
+use crate::engine::select::by_priority;
 use crate::engine::{Interface, Reason, Variant};
 use crate::hash_function::{HashFunction, Registered};
 use multisha_contract::{
@@ -185,18 +186,15 @@ where
 }
 
 /// The kernel to hand the last messages of a batch over to from a `width`-lane one: the
-/// first available many-message variant with fewer lanes, in the registry's priority order.
+/// first available many-message variant with fewer lanes, in the default priority order.
 /// Looked up only when a batch gets there.
 fn narrower<A: Registered>(width: usize) -> Option<LaneKernel<A>> {
-    let features = CpuFeatures::detect();
-    A::ALGORITHM
-        .variants()
-        .iter()
-        .filter(|v| v.interface() == Interface::Many && v.is_available_on(features))
-        .find_map(|v| match v.declaration::<A>()?.kernel {
+    by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect()).find_map(|v| {
+        match v.declaration::<A>()?.kernel {
             Kernel::Lanes(kernel) if kernel.lanes < width => Some(kernel),
             _ => None,
-        })
+        }
+    })
 }
 
 /// A message in progress, in one of the [`MAX_LANES`] slots: slot `i` owns state `i` and

@@ -1,6 +1,6 @@
 //! The README's variant table is the registry, written out: same variants, same order (the
-//! default priority within each interface), same interfaces, lanes, requirements, schedules and
-//! descriptions. Rows of another architecture's variants are checked by name, interface and
+//! default priority within each interface, and the CPUs a variant is ranked first on), same
+//! interfaces, lanes, requirements, schedules and descriptions. Rows of another architecture's variants are checked by name, interface and
 //! target here, and in full when the tests run on that architecture (the AArch64 cross-test).
 
 use multisha::engine::Algorithm;
@@ -18,11 +18,14 @@ fn expected_rows() -> Vec<[Option<String>; COLUMNS]> {
     for &algorithm in Algorithm::ALL {
         for listing in algorithm.listing() {
             let details = algorithm.variant(listing.name).map(|v| {
-                let requires = if v.requires().is_empty() {
+                let mut requires = if v.requires().is_empty() {
                     "—".to_string()
                 } else {
                     v.requires().to_string()
                 };
+                if !v.ahead_on().is_empty() {
+                    requires += &format!(" (first on {})", v.ahead_on());
+                }
                 [
                     v.lanes().to_string(),
                     requires,

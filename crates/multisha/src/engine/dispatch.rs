@@ -381,6 +381,35 @@ mod tests {
         }
     }
 
+    /// On an Intel CPU SHA-256's batches start on the 16 AVX-512 lanes; elsewhere on four
+    /// SHA-NI streams. Without AVX-512 the Intel trait changes nothing. SHA-1's order is the
+    /// same on both.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn intel_puts_avx512_lanes_first_for_sha256_batches() {
+        use crate::engine::select::{choose, choose_many};
+        use multisha_contract::Feature;
+        let amd = CpuFeatures::from_names(&[
+            "sse2", "ssse3", "sse4.1", "sha", "avx2", "bmi1", "bmi2", "avx512f", "avx512bw",
+            "avx512vl",
+        ]);
+        let intel = amd.with(Feature::Intel);
+        let pick = |algorithm, cpu| choose_many(algorithm, cpu, None).variant.name();
+        assert_eq!(pick(Algorithm::Sha256, amd), "shani-x4");
+        assert_eq!(pick(Algorithm::Sha256, intel), "avx512-x16");
+        assert_eq!(
+            pick(Algorithm::Sha256, intel.without(Feature::Avx512f)),
+            "shani-x4"
+        );
+        assert_eq!(pick(Algorithm::Sha1, amd), "avx512-x16");
+        assert_eq!(pick(Algorithm::Sha1, intel), "avx512-x16");
+        // The single-message priority has no vendor rule.
+        assert_eq!(
+            choose(Algorithm::Sha256, intel, None).variant.name(),
+            "shani"
+        );
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn shani_and_avx2_are_refused_without_their_features() {

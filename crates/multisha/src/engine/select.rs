@@ -141,11 +141,26 @@ pub(crate) fn choose_for(
         },
         None => None,
     };
-    let variant = algorithm
-        .variants()
-        .iter()
-        .find(|v| v.interface() == interface && v.is_available_on(features))
+    let variant = by_priority(algorithm, interface, features)
+        .next()
         .expect("the portable variants run everywhere");
     let reason = rejected.map_or(Reason::Priority, Reason::RequestRejected);
     Selection { variant, reason }
+}
+
+/// The variants of `interface` a CPU with `features` runs, in the default priority: first those
+/// ranked ahead on a trait of this CPU ([`Variant::ahead_on`]), then the registry's order.
+pub(crate) fn by_priority(
+    algorithm: Algorithm,
+    interface: Interface,
+    features: CpuFeatures,
+) -> impl Iterator<Item = &'static Variant> {
+    let runnable =
+        move |v: &&'static Variant| v.interface() == interface && v.is_available_on(features);
+    let ahead =
+        move |v: &&'static Variant| !v.ahead_on().is_empty() && features.contains(v.ahead_on());
+    let variants = algorithm.variants();
+    let first = variants.iter().filter(runnable).filter(ahead);
+    let rest = variants.iter().filter(runnable).filter(move |v| !ahead(v));
+    first.chain(rest)
 }

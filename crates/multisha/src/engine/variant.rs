@@ -67,14 +67,27 @@ impl<A: Compression> Declared for Declaration<A> {
 pub struct Variant {
     algorithm: Algorithm,
     declaration: &'static dyn Declared,
+    ahead_on: CpuFeatures,
 }
 
 impl Variant {
-    pub(crate) const fn new(algorithm: Algorithm, declaration: &'static dyn Declared) -> Self {
+    pub(crate) const fn new(
+        algorithm: Algorithm,
+        declaration: &'static dyn Declared,
+        ahead_on: CpuFeatures,
+    ) -> Self {
         Self {
             algorithm,
             declaration,
+            ahead_on,
         }
+    }
+
+    /// The CPU traits (such as [`Feature::Intel`](multisha_contract::Feature::Intel)) on which
+    /// the default priority tries this variant before those listed ahead of it; empty for
+    /// most. The registry says why for each.
+    pub fn ahead_on(&self) -> CpuFeatures {
+        self.ahead_on
     }
 
     /// The public name, used by the overrides (`MULTISHA_SHA256=unroll8`,
