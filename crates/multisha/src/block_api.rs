@@ -35,6 +35,11 @@ const PIN_BITS: u32 = 8;
 
 /// The block-level core of hash function `H`: chaining state, and the block count with the
 /// pinned variant in its top byte.
+///
+/// `repr(C)` keeps the state first, where the kernels' 16-byte stores of it line up with the
+/// 16-byte chunks of `finalize`'s move (Rust put the count first, so SHA-1's chunks straddled
+/// the count and the state's two stores).
+#[repr(C)]
 pub struct HashCore<H: HashFunction> {
     state: State<Algo<H>>,
     /// Blocks compressed so far, below [`PIN_BITS`] pin bits.
