@@ -20,7 +20,7 @@ use digest::common::hazmat::{DeserializeStateError, SerializableState, Serialize
 use digest::{HashMarker, Output};
 use multisha_contract::{
     BlockBytes, BlockCounter, Compression, CpuFeatures, Kernel, KernelFn, State, Word,
-    WorkspaceBuffer, compress_and_wipe, write_digest,
+    WorkspaceBuffer, compress_and_wipe, pad_into, wipe_blocks, write_digest,
 };
 use zeroize::Zeroize;
 
@@ -35,6 +35,11 @@ const PIN_BITS: u32 = 8;
 
 /// The block-level core of hash function `H`: chaining state, and the block count with the
 /// pinned variant in its top byte.
+///
+/// `repr(C)` keeps the state first, where the kernels' 16-byte stores of it line up with the
+/// 16-byte chunks of `finalize`'s move (Rust put the count first, so SHA-1's chunks straddled
+/// the count and the state's two stores).
+#[repr(C)]
 pub struct HashCore<H: HashFunction> {
     state: State<Algo<H>>,
     /// Blocks compressed so far, below [`PIN_BITS`] pin bits.
@@ -108,29 +113,26 @@ impl<H: HashFunction> HashCore<H> {
         }
     }
 
-    /// Pads in place in the buffer and compresses the one or two final blocks with one
-    /// workspace, wiped once; the state becomes the digest's (the caller drops or resets the
-    /// core next).
+    /// Pads the buffered tail into a local pair of blocks (fixed-size moves, no `memcpy` or
+    /// `memset` calls) and compresses the one or two used with one workspace, wiped once, as
+    /// are the blocks. The state becomes the digest's (the caller drops or resets the core
+    /// next; the hasher wipes the buffer then).
     fn finish(&mut self, buffer: &mut Buffer<Self>, out: &mut [u8]) {
         let block = <Algo<H> as Compression>::Block::LEN as u128;
+        let tail = buffer.get_data();
         let bit_len = self
             .blocks()
             .wrapping_mul(block)
-            .wrapping_add(buffer.get_pos() as u128)
+            .wrapping_add(tail.len() as u128)
             .wrapping_mul(8);
+        let mut padded = [<Algo<H> as Compression>::Block::ZERO; 2];
+        let used = pad_into::<Algo<H>>(&mut padded, tail, bit_len);
         let mut w = <Algo<H> as Compression>::Workspace::default();
-        let (kernel, state) = (self.kernel(), &mut self.state);
-        let compress = |block: &Block<Self>| {
-            let block = Algo::<H>::core_blocks(core::slice::from_ref(block));
-            // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
-            unsafe { kernel(state, block, &mut w) };
-        };
-        if <Algo<H> as Compression>::LENGTH_BYTES == 8 {
-            buffer.len64_padding_be(bit_len as u64, compress);
-        } else {
-            buffer.len128_padding_be(bit_len, compress);
-        }
+        // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
+        unsafe { self.kernel()(&mut self.state, &padded[..used], &mut w) };
         w.wipe();
+        wipe_blocks(&mut padded[..used]);
+        buffer.reset();
         write_digest(self.state.as_ref(), out);
     }
 }
