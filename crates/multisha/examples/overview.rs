@@ -1,16 +1,20 @@
 //! What the engine sees on this machine: the CPU's SHA-relevant features, every variant
-//! (available or not), the dispatcher's choice and why, a cross-check that all available
-//! variants of each hash function agree, and a quick MB/s line per variant at 64 B and 16 KiB.
+//! (available or not), the dispatchers' choices and why, a cross-check that all available
+//! variants of each hash function agree, and a quick MB/s line per variant at 64 B and 16 KiB
+//! (for many-message variants: batches of 64 such messages, all messages counted).
 //!
 //! Run with `cargo run --release -p multisha --example overview`. The speeds are a quick look;
 //! the benchmarks and the xtask report are the measurements to quote.
 
-use multisha::engine::{Algorithm, CpuFeatures, Function, active};
+use multisha::HashFunction;
+use multisha::engine::{
+    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many,
+};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// MB/s of `hash` on messages of `len` bytes, measured for about `budget`.
-fn speed(hash: &dyn Fn(&[u8]) -> Vec<u8>, len: usize, budget: Duration) -> f64 {
+fn speed(hash: &mut dyn FnMut(&[u8]) -> Vec<u8>, len: usize, budget: Duration) -> f64 {
     let data = vec![0x5a_u8; len];
     let mut bytes = 0usize;
     let start = Instant::now();
@@ -32,14 +36,17 @@ fn main() {
 
     for &algorithm in Algorithm::ALL {
         let selection = active(algorithm);
+        let selection_many = active_many(algorithm);
         println!();
         println!(
-            "{algorithm}: dispatched to {} — {}",
+            "{algorithm}: dispatched to {} — {}; batches to {} — {}",
             selection.variant.name(),
-            selection.reason
+            selection.reason,
+            selection_many.variant.name(),
+            selection_many.reason
         );
         println!(
-            "  {:<10} {:<9} {:<26} {:>12} {:>12}",
+            "  {:<10} {:<9} {:<32} {:>12} {:>12}",
             "variant", "available", "requires", "64 B MB/s", "16 KiB MB/s"
         );
         // Every output of the algorithm, pinned to each variant, must agree with the others.
@@ -51,7 +58,7 @@ fn main() {
         for variant in algorithm.variants() {
             if !variant.is_available() {
                 println!(
-                    "  {:<10} {:<9} {:<26} {:>12} {:>12}",
+                    "  {:<10} {:<9} {:<32} {:>12} {:>12}",
                     variant.name(),
                     "no",
                     variant.requires(),
@@ -60,26 +67,40 @@ fn main() {
                 );
                 continue;
             }
-            for function in &functions {
-                for data in &inputs {
-                    let mut want = vec![0; function.output_len()];
-                    function.digest_into(data, &mut want);
-                    let got = pinned_digest(*function, variant.name(), data);
-                    assert_eq!(got, want, "{variant} disagrees on {function}");
-                }
-            }
-            let first = functions[0];
             let name = variant.name();
-            let hash = move |data: &[u8]| pinned_digest(first, name, data);
-            let small = speed(&hash, 64, Duration::from_millis(150));
-            let large = speed(&hash, 16384, Duration::from_millis(150));
-            let marker = if variant.name() == selection.variant.name() {
+            let (small, large) = if variant.interface() == Interface::Many {
+                many_row(algorithm, name, &inputs)
+            } else {
+                for function in &functions {
+                    for data in &inputs {
+                        let mut want = vec![0; function.output_len()];
+                        function.digest_into(data, &mut want);
+                        let got = pinned_digest(*function, name, data);
+                        assert_eq!(got, want, "{variant} disagrees on {function}");
+                    }
+                }
+                let first = functions[0];
+                let mut hasher = first.hasher_with_variant(name).expect("available");
+                let mut hash = move |data: &[u8]| {
+                    hasher.update(data);
+                    hasher.finalize_reset().to_vec()
+                };
+                (
+                    speed(&mut hash, 64, Duration::from_millis(150)),
+                    speed(&mut hash, 16384, Duration::from_millis(150)),
+                )
+            };
+            let active_name = match variant.interface() {
+                Interface::Single => selection.variant.name(),
+                Interface::Many => selection_many.variant.name(),
+            };
+            let marker = if name == active_name {
                 " <- active"
             } else {
                 ""
             };
             println!(
-                "  {:<10} {:<9} {:<26} {small:>12.1} {large:>12.1}{marker}",
+                "  {:<10} {:<9} {:<32} {small:>12.1} {large:>12.1}{marker}",
                 variant.name(),
                 "yes",
                 variant.requires().to_string()
@@ -94,6 +115,41 @@ fn main() {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+    }
+}
+
+/// Cross-checks many-message variant `name` of `algorithm` against the one-shot function on
+/// batches of the inputs, then measures it on batches of 64 messages of 64 B and of 16 KiB.
+fn many_row(algorithm: Algorithm, name: &str, inputs: &[Vec<u8>]) -> (f64, f64) {
+    fn typed<H: HashFunction>(name: &str, inputs: &[Vec<u8>]) -> (f64, f64) {
+        let pinned = PinnedMany::<H>::new(name).expect("an available variant");
+        let messages: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let mut digests = vec![H::ZERO; messages.len()];
+        pinned.hash_many(&messages, &mut digests);
+        for (message, digest) in messages.iter().zip(&digests) {
+            assert_eq!(
+                *digest,
+                H::oneshot(message),
+                "{name} disagrees on {}",
+                H::id()
+            );
+        }
+        let rate = |len: usize| {
+            let data = vec![0x5a_u8; len];
+            let batch: Vec<&[u8]> = vec![&data; 64];
+            let mut out = vec![H::ZERO; batch.len()];
+            let mut hash = |_: &[u8]| {
+                pinned.hash_many(black_box(&batch), &mut out);
+                Vec::new()
+            };
+            speed(&mut hash, len, Duration::from_millis(150)) * batch.len() as f64
+        };
+        (rate(64), rate(16384))
+    }
+    match algorithm.name() {
+        "SHA-1" => typed::<multisha::Sha1>(name, inputs),
+        "SHA-256" => typed::<multisha::Sha256>(name, inputs),
+        _ => typed::<multisha::Sha512>(name, inputs),
     }
 }
 
