@@ -59,7 +59,7 @@ pub use compression::{
 pub use cpu::{CpuFeatures, Feature, str_eq};
 pub use declaration::{Declaration, Kernel, LaneKernel, Schedule};
 pub use lanes::{LaneBuffers, MAX_LANES};
-pub use padding::{copy_short, oneshot, pad_into, wipe_blocks, write_digest};
+pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;
 pub use sha256::{SHA224_IV, SHA256_IV, SHA256_K, Sha256Compression};

@@ -11,9 +11,12 @@ use zeroize::Zeroize;
 /// `tail` is the unprocessed end of the message (shorter than a block) and `bit_len` the
 /// length of the whole message in bits; the length field keeps its low
 /// [`Compression::LENGTH_BYTES`] bytes (modulo 2^64 for SHA-1/SHA-256, FIPS 180-4 §5.1).
-/// Only the tail, the `0x80` byte and the length are written (the zeros are the caller's),
-/// with fixed-size moves rather than calls to `memcpy`/`memset`: the one-shot functions on
-/// short messages spend a good part of their time here. The caller wipes `padded` after use.
+///
+/// Every 16-byte chunk the tail, the `0x80` byte or the length touches is written by one
+/// 16-byte store, the last to reach it: the kernels load the blocks 16 bytes at a time right
+/// after, and a load that needs bytes of several pending stores waits for them to reach the
+/// cache (a store-forwarding stall, about a tenth of a short message's time). No `memcpy` or
+/// `memset` calls either. The caller wipes `padded` after use.
 ///
 /// # Panics
 /// If `tail` is a whole block or longer (a caller bug, never user input).
@@ -32,41 +35,100 @@ pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len
             .all(|b| b.as_ref().iter().all(|&x| x == 0)),
         "pad_into wants zeroed blocks"
     );
-    let first = padded[0].as_mut();
-    copy_short(&mut first[..tail.len()], tail);
-    first[tail.len()] = 0x80;
-    let last = padded[used - 1].as_mut();
-    last[block - A::LENGTH_BYTES..].copy_from_slice(&bit_len.to_be_bytes()[16 - A::LENGTH_BYTES..]);
+    // The length field as the two little-endian words of the block's last 16 bytes.
+    let length = bit_len.to_be_bytes();
+    let length_hi = u64::from_le_bytes(length[8..].try_into().expect("8 bytes"));
+    let length_lo = match A::LENGTH_BYTES {
+        16 => u64::from_le_bytes(length[..8].try_into().expect("8 bytes")),
+        _ => 0,
+    };
+    let (whole, rest) = tail.as_chunks::<16>();
+    let (first, _) = padded[0].as_mut().as_chunks_mut::<16>();
+    for (dst, src) in first.iter_mut().zip(whole) {
+        *dst = *src;
+    }
+    // The chunk with the end of the tail and the `0x80` byte.
+    let (mut lo, mut hi) = le_words(rest);
+    match rest.len() {
+        k @ 0..8 => lo |= 0x80 << (8 * k),
+        k => hi |= 0x80 << (8 * (k - 8)),
+    }
+    let boundary = whole.len();
+    let (last, _) = padded[used - 1].as_mut().as_chunks_mut::<16>();
+    let last_index = last.len() - 1;
+    if used == 1 && boundary == last_index {
+        // Tail and length share the chunk (only with an 8-byte length field).
+        store_words(&mut last[last_index], lo, hi | length_hi);
+    } else {
+        store_words(&mut last[last_index], length_lo, length_hi);
+        let (first, _) = padded[0].as_mut().as_chunks_mut::<16>();
+        store_words(&mut first[boundary], lo, hi);
+    }
     used
 }
 
-/// `dst.copy_from_slice(src)` for fewer than 128 bytes, as two overlapping fixed-size copies
-/// per size class (what `memcpy` does for small sizes, without the call).
+/// The bytes of `bytes` (fewer than 16) as two little-endian words, zero-extended, read with
+/// a few overlapping loads.
 #[inline(always)]
-pub fn copy_short(dst: &mut [u8], src: &[u8]) {
-    let n = src.len();
-    assert!(
-        n == dst.len() && n < 128,
-        "copy_short copies under 128 bytes"
-    );
-    macro_rules! two {
-        ($width:literal) => {{
-            dst[..$width].copy_from_slice(&src[..$width]);
-            dst[n - $width..].copy_from_slice(&src[n - $width..]);
-        }};
+fn le_words(bytes: &[u8]) -> (u64, u64) {
+    match bytes.split_at_checked(8) {
+        Some((lo, hi)) => (
+            u64::from_le_bytes(lo.try_into().expect("8 bytes")),
+            le_word(hi),
+        ),
+        None => (le_word(bytes), 0),
     }
-    match n {
-        64.. => two!(64),
-        32.. => two!(32),
-        16.. => two!(16),
-        8.. => two!(8),
-        4.. => two!(4),
+}
+
+/// The bytes of `bytes` (fewer than 8) as one little-endian word, zero-extended.
+#[inline(always)]
+fn le_word(bytes: &[u8]) -> u64 {
+    let k = bytes.len();
+    let u32_at = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            bytes[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    match k {
+        4.. => u32_at(0) | u32_at(k - 4) << (8 * (k - 4)),
         1.. => {
-            dst[0] = src[0];
-            dst[n / 2] = src[n / 2];
-            dst[n - 1] = src[n - 1];
+            u64::from(bytes[0])
+                | u64::from(bytes[k / 2]) << (8 * (k / 2))
+                | u64::from(bytes[k - 1]) << (8 * (k - 1))
         }
-        0 => {}
+        0 => 0,
+    }
+}
+
+/// Writes `lo` then `hi` (little-endian) into `chunk` with one 16-byte store where the target
+/// has one (the kernels' 16-byte loads of the chunk then forward from it).
+#[inline(always)]
+fn store_words(chunk: &mut [u8; 16], lo: u64, hi: u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
+        // SAFETY: SSE2 is part of the x86-64 baseline; `chunk` is 16 writable bytes and the
+        // store is unaligned.
+        unsafe {
+            _mm_storeu_si128(
+                chunk.as_mut_ptr().cast(),
+                _mm_set_epi64x(hi as i64, lo as i64),
+            )
+        };
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        use core::arch::aarch64::{vcombine_u64, vcreate_u64, vreinterpretq_u8_u64, vst1q_u8};
+        // SAFETY: NEON is part of the AArch64 baseline; `chunk` is 16 writable bytes.
+        unsafe {
+            let words = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)));
+            vst1q_u8(chunk.as_mut_ptr(), words);
+        }
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        chunk[..8].copy_from_slice(&lo.to_le_bytes());
+        chunk[8..].copy_from_slice(&hi.to_le_bytes());
     }
 }
 
@@ -129,6 +191,7 @@ pub fn write_digest<W: Word>(state: &[W], out: &mut [u8]) {
 mod tests {
     use super::*;
     use crate::Sha256Compression;
+    use std::vec::Vec;
 
     #[test]
     fn short_tail_fits_one_block() {
@@ -159,18 +222,42 @@ mod tests {
         assert_eq!(u64::from_be_bytes(blocks[0][56..].try_into().unwrap()), 8);
     }
 
-    #[test]
-    fn short_copies_cover_every_length() {
-        let src: std::vec::Vec<u8> = (1..=127).collect();
-        for n in 0..128 {
-            let mut dst = [0u8; 127];
-            copy_short(&mut dst[..n], &src[..n]);
-            assert_eq!(dst[..n], src[..n], "{n} bytes");
-            assert!(
-                dst[n..].iter().all(|&b| b == 0),
-                "{n} bytes: nothing past the end"
-            );
+    /// The padding FIPS 180-4 §5.1 describes, byte by byte.
+    fn reference_padding(tail: &[u8], bit_len: u128, block: usize, length_bytes: usize) -> Vec<u8> {
+        let mut out = tail.to_vec();
+        out.push(0x80);
+        while out.len() % block != block - length_bytes {
+            out.push(0);
         }
+        out.extend_from_slice(&bit_len.to_be_bytes()[16 - length_bytes..]);
+        out
+    }
+
+    fn every_tail_length<A: Compression>() {
+        let block = A::Block::LEN;
+        let message: Vec<u8> = (1..=block as u8).collect();
+        for n in 0..block {
+            for bit_len in [8 * n as u128, (1 << 64) + 8 * n as u128, u128::MAX - 7] {
+                let mut padded = [A::Block::ZERO; 2];
+                let used = pad_into::<A>(&mut padded, &message[..n], bit_len);
+                let got: Vec<u8> = padded[..used]
+                    .iter()
+                    .flat_map(|b| b.as_ref().to_vec())
+                    .collect();
+                assert_eq!(
+                    got,
+                    reference_padding(&message[..n], bit_len, block, A::LENGTH_BYTES),
+                    "{n}-byte tail, bit length {bit_len:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_tail_length_pads_as_fips_180_4_says() {
+        every_tail_length::<Sha256Compression>();
+        every_tail_length::<crate::Sha1Compression>();
+        every_tail_length::<crate::Sha512Compression>();
     }
 
     #[test]
