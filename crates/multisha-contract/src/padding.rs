@@ -104,11 +104,11 @@ fn le_word(bytes: &[u8]) -> u64 {
 /// has one (the kernels' 16-byte loads of the chunk then forward from it).
 #[inline(always)]
 fn store_words(chunk: &mut [u8; 16], lo: u64, hi: u64) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-        // SAFETY: SSE2 is part of the x86-64 baseline; `chunk` is 16 writable bytes and the
-        // store is unaligned.
+        // SAFETY: the build enables SSE2 (every x86-64 target but soft-float ones); `chunk`
+        // is 16 writable bytes and the store is unaligned.
         unsafe {
             _mm_storeu_si128(
                 chunk.as_mut_ptr().cast(),
@@ -116,20 +116,38 @@ fn store_words(chunk: &mut [u8; 16], lo: u64, hi: u64) {
             )
         };
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
     {
         use core::arch::aarch64::{vcombine_u64, vcreate_u64, vreinterpretq_u8_u64, vst1q_u8};
-        // SAFETY: NEON is part of the AArch64 baseline; `chunk` is 16 writable bytes.
+        // SAFETY: the build enables NEON (every AArch64 target but soft-float ones); `chunk`
+        // is 16 writable bytes.
         unsafe {
             let words = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)));
             vst1q_u8(chunk.as_mut_ptr(), words);
         }
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        chunk[..8].copy_from_slice(&lo.to_le_bytes());
-        chunk[8..].copy_from_slice(&hi.to_le_bytes());
-    }
+    #[cfg(not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    store_words_portable(chunk, lo, hi);
+}
+
+/// [`store_words`] as two 8-byte stores, for targets without 16-byte vector stores.
+#[cfg_attr(
+    any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    ),
+    allow(
+        dead_code,
+        reason = "the fallback, compiled and tested on every target"
+    )
+)]
+#[inline(always)]
+fn store_words_portable(chunk: &mut [u8; 16], lo: u64, hi: u64) {
+    chunk[..8].copy_from_slice(&lo.to_le_bytes());
+    chunk[8..].copy_from_slice(&hi.to_le_bytes());
 }
 
 /// Overwrites both padding blocks with zeros in a way the optimiser cannot drop.
@@ -250,6 +268,21 @@ mod tests {
                     "{n}-byte tail, bit length {bit_len:#x}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn vector_and_portable_chunk_stores_agree() {
+        for (lo, hi) in [
+            (0, 0),
+            (0x0102_0304_0506_0708, 0x1112_1314_1516_1718),
+            (u64::MAX, 1),
+        ] {
+            let (mut vector, mut portable) = ([0u8; 16], [0u8; 16]);
+            store_words(&mut vector, lo, hi);
+            store_words_portable(&mut portable, lo, hi);
+            assert_eq!(vector, portable);
+            assert_eq!(vector[..8], lo.to_le_bytes());
         }
     }
 
