@@ -221,7 +221,8 @@ fn bytes(seed: &mut u64, len: usize) -> Vec<u8> {
 }
 
 /// The batches: equal lengths of 32 B to 16 KiB (enough messages to fill every lane many
-/// times), mixed lengths of 0 to 8 KiB, and small batches of 3, 5 and 8 messages of 4 KiB.
+/// times), mixed lengths of 0 to 8 KiB, and small batches: 3, 5 and 8 messages of 4 KiB, 4 of
+/// 64 B and 8 of 128 B.
 /// `sizes` (if given) keeps the equal-length batches of those lengths only.
 pub fn batch_shapes(sizes: Option<&[usize]>) -> Vec<BatchShape> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -251,11 +252,13 @@ pub fn batch_shapes(sizes: Option<&[usize]>) -> Vec<BatchShape> {
             equal_len: None,
             messages: lens.iter().map(|&len| bytes(&mut seed, len)).collect(),
         });
-        for count in [3usize, 5, 8] {
+        // Few messages: long ones, and short ones on both sides of the size where the
+        // dispatched plan starts using the lanes (`lanes_pay` in multisha's many.rs).
+        for (count, len) in [(3usize, 4096usize), (5, 4096), (8, 4096), (4, 64), (8, 128)] {
             shapes.push(BatchShape {
-                label: format!("{count} x 4 KiB"),
+                label: format!("{count} x {}", crate::size_label(len)),
                 equal_len: None,
-                messages: (0..count).map(|_| bytes(&mut seed, 4096)).collect(),
+                messages: (0..count).map(|_| bytes(&mut seed, len)).collect(),
             });
         }
     }
