@@ -252,12 +252,13 @@ multisha_contract::declare_variant! {
         let slots: &mut [u32; 4 * SLOTS] = (&mut words[skip..skip + 4 * SLOTS])
             .try_into()
             .expect("room for the schedules");
-        // SAFETY: the SHA, SSE2, SSSE3 and SSE4.1 instructions are enabled on this function.
         // The block reads `n` (at least 1) blocks of 64 bytes from each lane's slice (unaligned
         // loads, the pointers advancing by 64 per block), reads and writes the four 20-byte
         // states of `states` (exclusively borrowed; unaligned) and the `SLOTS` 16-byte slots
         // of `slots` (exclusively borrowed, 16-byte aligned), reads the aligned `REVERSE`; it
         // uses no stack. Every register it writes is an output or a clobber.
+        // SAFETY: those accesses stay in the borrowed buffers; the SHA, SSE2, SSSE3 and SSE4.1
+        // instructions are enabled on this function.
         unsafe {
             core::arch::asm!(
                 state!(to),
@@ -327,10 +328,11 @@ multisha_contract::declare_variant! {
     pub fn compress_constant(states: &mut [[u32; 5]], w: &[u32], _ws: &mut LaneWorkspace) {
         let states: &mut [[u32; 5]; 4] = states.try_into().expect("shani-x4 takes four lanes");
         let w: &[u32; 80] = w.try_into().expect("an 80-word schedule");
-        // SAFETY: the SHA, SSE2 and SSE4.1 instructions are enabled on this function. The
-        // block reads the 80 words of `w` (unaligned), reads and writes the four 20-byte states
-        // of `states` (exclusively borrowed; unaligned); it uses no stack and changes no flags.
-        // Every register it writes is a clobber.
+        // The block reads the 80 words of `w` (unaligned), reads and writes the four 20-byte
+        // states of `states` (exclusively borrowed; unaligned); it uses no stack and changes no
+        // flags. Every register it writes is a clobber.
+        // SAFETY: those accesses stay in the borrowed buffers; the SHA, SSE2 and SSE4.1
+        // instructions are enabled on this function.
         unsafe {
             core::arch::asm!(
                 state!(to),

@@ -284,12 +284,13 @@ multisha_contract::declare_variant! {
         let slots: &mut [u32; 4 * SLOTS] = (&mut words[skip..skip + 4 * SLOTS])
             .try_into()
             .expect("room for the schedules");
-        // SAFETY: the SHA, SSE2, SSSE3 and SSE4.1 instructions are enabled on this function.
         // The block reads `n` (at least 1) blocks of 64 bytes from each lane's slice (unaligned
         // loads, the pointers advancing by 64 per block), reads and writes the four 32-byte
         // states of `states` (exclusively borrowed; unaligned) and the `SLOTS` 16-byte slots
         // of `slots` (exclusively borrowed, 16-byte aligned), reads the aligned `CONSTANTS`; it
         // uses no stack. Every register it writes is an output or a clobber.
+        // SAFETY: those accesses stay in the borrowed buffers; the SHA, SSE2, SSSE3 and SSE4.1
+        // instructions are enabled on this function.
         unsafe {
             core::arch::asm!(
                 state!(load),
@@ -357,10 +358,11 @@ multisha_contract::declare_variant! {
     pub fn compress_constant(states: &mut [[u32; 8]], w: &[u32], _ws: &mut LaneWorkspace) {
         let states: &mut [[u32; 8]; 4] = states.try_into().expect("shani-x4 takes four lanes");
         let w: &[u32; 64] = w.try_into().expect("a 64-word schedule");
-        // SAFETY: the SHA, SSE2, SSSE3 and SSE4.1 instructions are enabled on this function.
         // The block reads the 64 words of `w` (unaligned), reads and writes the four 32-byte
         // states of `states` (exclusively borrowed; unaligned), reads the aligned `CONSTANTS`;
         // it uses no stack and changes no flags. Every register it writes is a clobber.
+        // SAFETY: those accesses stay in the borrowed buffers; the SHA, SSE2, SSSE3 and SSE4.1
+        // instructions are enabled on this function.
         unsafe {
             core::arch::asm!(
                 state!(load),

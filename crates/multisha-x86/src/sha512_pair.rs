@@ -246,14 +246,15 @@ macro_rules! compress_pairs {
             round_entry, sixteen,
         };
         let frame: *mut $crate::sha512_pair::Frame = $frame;
-        // SAFETY: the assembly reads the blocks `[next, end)` (non-empty, a whole number of
-        // 128-byte blocks), reads and writes the 8 words at `state` (an exclusive borrow the
-        // caller holds for the call) and the frame (a local of the caller; its pointers are
-        // written, its schedule written before read), and reads the 32-byte aligned statics
-        // `K2`, `BSWAP64`, `ROR8`. Every register it writes is an operand or a declared
-        // clobber, the flags are clobbered (no `preserves_flags`), it does not push.
-        // `rorx`/`andn` need BMI2/BMI1 and the vector instructions AVX2 (and the caller's
-        // `$update` its own features), which the calling kernel's declaration requires.
+        // The assembly reads the blocks `[next, end)` (non-empty, a whole number of 128-byte
+        // blocks), reads and writes the 8 words at `state` (an exclusive borrow the caller
+        // holds for the call) and the frame (a local of the caller; its pointers are written,
+        // its schedule written before read), and reads the 32-byte aligned statics `K2`,
+        // `BSWAP64`, `ROR8`. Every register it writes is an operand or a declared clobber, the
+        // flags are clobbered (no `preserves_flags`), it does not push.
+        // SAFETY: those accesses stay in memory the caller lends; `rorx`/`andn` need BMI2/BMI1
+        // and the vector instructions AVX2 (and the caller's `$update` its own features), which
+        // the calling kernel's declaration requires.
         unsafe {
             core::arch::asm!(
                 "vmovdqa ymm12, ymmword ptr [rip + {bswap}]",
