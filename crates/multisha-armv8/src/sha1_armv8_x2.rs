@@ -15,7 +15,7 @@ use core::arch::aarch64::{
     uint32x4_t, vaddq_u32, vdupq_n_u32, vgetq_lane_u32, vld1q_u32, vsha1cq_u32, vsha1h_u32,
     vsha1mq_u32, vsha1pq_u32, vsha1su0q_u32, vsha1su1q_u32, vst1q_u32,
 };
-use multisha_contract::{SHA1_K, Sha1Compression};
+use multisha_contract::{SHA1_K, Sha1Compression, equal_lanes};
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -114,10 +114,7 @@ multisha_contract::declare_variant! {
         let [s0, s1] = states else {
             panic!("armv8-x2 takes two lanes");
         };
-        let [b0, b1] = blocks else {
-            panic!("armv8-x2 takes two lanes");
-        };
-        assert_eq!(b0.len(), b1.len(), "armv8-x2: lanes of equal length");
+        let (&[b0, b1], _) = equal_lanes::<_, 2>(blocks);
         let k = SHA1_K.map(|k| vdupq_n_u32(k));
         let ((abcd0, e0), (abcd1, e1)) = (load_state(s0), load_state(s1));
         let (mut abcd, mut e) = ([abcd0, abcd1], [e0, e1]);

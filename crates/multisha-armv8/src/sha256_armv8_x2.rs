@@ -18,7 +18,7 @@ use core::arch::aarch64::{
     uint32x4_t, vaddq_u32, vsha256h2q_u32, vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32,
     vst1q_u32,
 };
-use multisha_contract::{SHA256_K, Sha256Compression};
+use multisha_contract::{SHA256_K, Sha256Compression, equal_lanes};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -82,10 +82,7 @@ multisha_contract::declare_variant! {
         let [s0, s1] = states else {
             panic!("armv8-x2 takes two lanes");
         };
-        let [b0, b1] = blocks else {
-            panic!("armv8-x2 takes two lanes");
-        };
-        assert_eq!(b0.len(), b1.len(), "armv8-x2: lanes of equal length");
+        let (&[b0, b1], _) = equal_lanes::<_, 2>(blocks);
         let mut abcd = [load_u32x4(&s0[..4]), load_u32x4(&s1[..4])];
         let mut efgh = [load_u32x4(&s0[4..]), load_u32x4(&s1[4..])];
         for (block0, block1) in b0.iter().zip(b1.iter()) {

@@ -9,6 +9,35 @@ use zeroize::Zeroize;
 /// The most lanes a multi-lane kernel may have.
 pub const MAX_LANES: usize = 16;
 
+/// A lane kernel's `blocks` as its `N` lanes, and the blocks each lane has (the same for all).
+///
+/// # Panics
+/// If there are not `N` lanes or their lengths differ: the lane scheduler never calls a
+/// kernel so.
+#[track_caller]
+pub fn equal_lanes<'a, B, const N: usize>(blocks: &'a [&'a [B]]) -> (&'a [&'a [B]; N], usize) {
+    let lanes: &[&[B]; N] = blocks
+        .try_into()
+        .unwrap_or_else(|_| panic!("a kernel of {N} lanes called with {}", blocks.len()));
+    let n = lanes.first().map_or(0, |lane| lane.len());
+    assert!(
+        lanes.iter().all(|lane| lane.len() == n),
+        "lanes of unequal length"
+    );
+    (lanes, n)
+}
+
+/// `len` words of a lane workspace from its first `align`-byte boundary (`align` a multiple of
+/// the word size), for kernels that keep aligned vectors there.
+///
+/// # Panics
+/// If `words` is too short for that.
+#[track_caller]
+pub fn aligned_words<W>(words: &mut [W], align: usize, len: usize) -> &mut [W] {
+    let skip = (align - words.as_ptr().addr() % align) % align / size_of::<W>();
+    &mut words[skip..][..len]
+}
+
 /// Per-lane chaining states and padded tails (one or two blocks each) of a batch.
 pub struct LaneBuffers<A: Compression> {
     /// The lanes' chaining states, contiguous as the lane kernels take them.
@@ -76,5 +105,44 @@ impl<A: Compression> core::fmt::Debug for LaneBuffers<A> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         // Never print message-derived data.
         f.write_str("LaneBuffers { .. }")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_lanes_gives_the_lanes_and_their_length() {
+        let blocks = [[0u8; 64]; 6];
+        let lanes: [&[[u8; 64]]; 2] = [&blocks[..3], &blocks[3..]];
+        let (got, n) = equal_lanes::<_, 2>(&lanes);
+        assert_eq!((got.len(), n), (2, 3));
+    }
+
+    #[test]
+    #[should_panic(expected = "a kernel of 4 lanes called with 2")]
+    fn equal_lanes_refuses_another_lane_count() {
+        let blocks = [[0u8; 64]; 2];
+        let lanes: [&[[u8; 64]]; 2] = [&blocks[..1], &blocks[1..]];
+        equal_lanes::<_, 4>(&lanes);
+    }
+
+    #[test]
+    #[should_panic(expected = "lanes of unequal length")]
+    fn equal_lanes_refuses_ragged_lanes() {
+        let blocks = [[0u8; 64]; 3];
+        let lanes: [&[[u8; 64]]; 2] = [&blocks[..1], &blocks[1..]];
+        equal_lanes::<_, 2>(&lanes);
+    }
+
+    #[test]
+    fn aligned_words_start_on_the_boundary() {
+        let mut words = [0u32; 40];
+        for start in 0..4 {
+            let got = aligned_words(&mut words[start..], 16, 8);
+            assert_eq!(got.len(), 8);
+            assert!(got.as_ptr().addr().is_multiple_of(16));
+        }
     }
 }

@@ -58,7 +58,7 @@ pub use compression::{
 };
 pub use cpu::{CpuFeatures, Feature, str_eq};
 pub use declaration::{Declaration, Kernel, LaneKernel, Schedule};
-pub use lanes::{LaneBuffers, MAX_LANES};
+pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
 pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;

@@ -8,11 +8,22 @@ use core::arch::x86_64::{
     _mm256_set_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_unpackhi_epi32,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
-use multisha_contract::Block64 as Block;
+use multisha_contract::{Block64 as Block, aligned_words};
 
 /// Messages per call of the eight-lane kernels: lane `i` in the low half of each register,
 /// lane `i + 4` in the high half.
 pub(crate) const LANES: usize = 8;
+
+/// `N` vectors of a lane workspace's `words`, from its first 32-byte boundary (aligned
+/// vectors never straddle a cache line).
+#[inline]
+pub(crate) fn vector_slots<const N: usize>(words: &mut [u32]) -> &mut [__m256i; N] {
+    let region = aligned_words(words, 32, N * LANES);
+    assert!(region.as_ptr().addr().is_multiple_of(32));
+    // SAFETY: `region` is `N` × 32 bytes of initialized words, 32-byte aligned (asserted), and
+    // every bit pattern is a valid `__m256i`; the result borrows `words` as `region` did.
+    unsafe { &mut *region.as_mut_ptr().cast::<[__m256i; N]>() }
+}
 
 /// A vector of the workspace, read from memory where it is used: with a plain read LLVM keeps
 /// what it has just stored in a register, and spills the working variables instead.

@@ -24,7 +24,7 @@ use core::arch::x86_64::{
     _mm512_permutex2var_epi32, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
     _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
-use multisha_contract::{SHA1_K, Sha1Compression};
+use multisha_contract::{SHA1_K, Sha1Compression, equal_lanes};
 
 use crate::sha256_avx512_x16::{LANES, load_message};
 
@@ -186,12 +186,7 @@ multisha_contract::declare_variant! {
     /// `_w` is not used.
     #[inline(never)]
     pub fn compress(states: &mut [[u32; 5]], blocks: &[&[[u8; 64]]], _w: &mut LaneWorkspace) {
-        assert_eq!(blocks.len(), LANES, "avx512-x16 takes sixteen lanes");
-        let n = blocks[0].len();
-        assert!(
-            blocks.iter().all(|b| b.len() == n),
-            "avx512-x16: lanes of equal length"
-        );
+        let (blocks, n) = equal_lanes::<_, LANES>(blocks);
         store_states(states, &permute(&load_states(states), &TO_WORDS));
         for i in 0..n {
             let mut w = load_message!(blocks, i);

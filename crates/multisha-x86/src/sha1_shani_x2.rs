@@ -14,7 +14,7 @@ use core::arch::x86_64::{
     _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
     _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::Sha1Compression;
+use multisha_contract::{Sha1Compression, equal_lanes};
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -93,10 +93,7 @@ multisha_contract::declare_variant! {
         let [s0, s1] = states else {
             panic!("shani-x2 takes two lanes");
         };
-        let [b0, b1] = blocks else {
-            panic!("shani-x2 takes two lanes");
-        };
-        assert_eq!(b0.len(), b1.len(), "shani-x2: lanes of equal length");
+        let (&[b0, b1], _) = equal_lanes::<_, 2>(blocks);
         let (abcd0, e0) = load_state(s0);
         let (abcd1, e1) = load_state(s1);
         let (mut abcd, mut e) = ([abcd0, abcd1], [e0, e1]);

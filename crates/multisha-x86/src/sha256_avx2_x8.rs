@@ -30,12 +30,14 @@
 //!
 //! The constant entry runs the rounds alone, on `w[t] + K[t]` broadcast to every lane.
 
-use crate::avx2_lanes::{LANES, load_halves, load_message, reload, store_halves, transpose4};
+use crate::avx2_lanes::{
+    LANES, load_halves, load_message, reload, store_halves, transpose4, vector_slots,
+};
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256,
     _mm256_or_si256, _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_xor_si256,
 };
-use multisha_contract::{Block64 as Block, Compression, SHA256_K, Sha256Compression};
+use multisha_contract::{Block64 as Block, Compression, SHA256_K, Sha256Compression, equal_lanes};
 
 type LaneWorkspace = <Sha256Compression as Compression>::LaneWorkspace;
 
@@ -118,18 +120,10 @@ fn store_states(states: &mut [[u32; 8]; LANES], v: [__m256i; 8]) {
     store_state_quarter(states, 1, [e, f, g, h]);
 }
 
-/// The kernel's part of the lane workspace: `SLOTS` vectors from its first 32-byte boundary
-/// (aligned vectors never straddle a cache line).
+/// The kernel's part of the lane workspace.
 #[inline]
 fn slots(ws: &mut LaneWorkspace) -> &mut [__m256i; SLOTS] {
-    let words = ws.words();
-    // The words are 4-byte aligned: 0..8 words up to the next 32-byte boundary.
-    let skip = (32 - words.as_ptr().addr() % 32) % 32 / 4;
-    let region = &mut words[skip..][..SLOTS * LANES];
-    assert!(region.as_ptr().addr().is_multiple_of(32));
-    // SAFETY: `region` is `SLOTS` × 32 bytes of initialized words, 32-byte aligned (asserted),
-    // and every bit pattern is a valid `__m256i`; the result borrows `ws` as `region` did.
-    unsafe { &mut *region.as_mut_ptr().cast::<[__m256i; SLOTS]>() }
+    vector_slots(ws.words())
 }
 
 /// `x` rotated right by `n` bits in each lane (`m` = 32 - `n`).
@@ -258,12 +252,7 @@ multisha_contract::declare_variant! {
     pub fn compress(states: &mut [[u32; 8]], blocks: &[&[[u8; 64]]], w: &mut LaneWorkspace) {
         let states: &mut [[u32; 8]; LANES] =
             states.try_into().expect("avx2-x8 takes eight lanes");
-        let blocks: &[&[Block]; LANES] = blocks.try_into().expect("avx2-x8 takes eight lanes");
-        let n = blocks[0].len();
-        assert!(
-            blocks.iter().all(|b| b.len() == n),
-            "avx2-x8: lanes of equal length"
-        );
+        let (blocks, n) = equal_lanes::<Block, LANES>(blocks);
         let (saved, w) = slots(w).split_at_mut(SAVED);
         let saved: &mut [__m256i; SAVED] = saved.try_into().expect("eight vectors");
         let w: &mut [__m256i; 64] = w.try_into().expect("the schedule");

@@ -33,7 +33,7 @@ use core::arch::x86_64::{
     _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi64,
     _mm512_unpacklo_epi64,
 };
-use multisha_contract::{SHA256_K, Sha256Compression};
+use multisha_contract::{SHA256_K, Sha256Compression, equal_lanes};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -317,12 +317,7 @@ multisha_contract::declare_variant! {
     /// `_w` is not used.
     #[inline(never)]
     pub fn compress(states: &mut [[u32; 8]], blocks: &[&[[u8; 64]]], _w: &mut LaneWorkspace) {
-        assert_eq!(blocks.len(), LANES, "avx512-x16 takes sixteen lanes");
-        let n = blocks[0].len();
-        assert!(
-            blocks.iter().all(|b| b.len() == n),
-            "avx512-x16: lanes of equal length"
-        );
+        let (blocks, n) = equal_lanes::<_, LANES>(blocks);
         let mut v = load_states(states);
         to_words(&mut v);
         store_states(states, &v);

@@ -15,7 +15,7 @@ use core::arch::x86_64::{
     _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
     _mm_shuffle_epi32, _mm_storeu_si128,
 };
-use multisha_contract::{SHA256_K, Sha256Compression};
+use multisha_contract::{SHA256_K, Sha256Compression, equal_lanes};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -109,10 +109,7 @@ multisha_contract::declare_variant! {
         let [s0, s1] = states else {
             panic!("shani-x2 takes two lanes");
         };
-        let [b0, b1] = blocks else {
-            panic!("shani-x2 takes two lanes");
-        };
-        assert_eq!(b0.len(), b1.len(), "shani-x2: lanes of equal length");
+        let (&[b0, b1], _) = equal_lanes::<_, 2>(blocks);
         let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
         let (mut a0, mut c0) = to_shani(s0);
         let (mut a1, mut c1) = to_shani(s1);

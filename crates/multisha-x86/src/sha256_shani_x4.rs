@@ -28,7 +28,7 @@
 //! The constant entry runs the rounds of the four lanes on a given schedule (`w + k` computed
 //! once per group for all lanes, no `sha256msg1/2`) and does not touch the workspace.
 
-use multisha_contract::{SHA256_K, Sha256Compression};
+use multisha_contract::{SHA256_K, Sha256Compression, aligned_words, equal_lanes};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -272,16 +272,9 @@ multisha_contract::declare_variant! {
     #[inline(never)]
     pub fn compress(states: &mut [[u32; 8]], blocks: &[&[[u8; 64]]], ws: &mut LaneWorkspace) {
         let states: &mut [[u32; 8]; 4] = states.try_into().expect("shani-x4 takes four lanes");
-        let lanes: &[&[[u8; 64]]; 4] = blocks.try_into().expect("shani-x4 takes four lanes");
-        let n = lanes[0].len();
-        assert!(
-            n > 0 && lanes.iter().all(|lane| lane.len() == n),
-            "shani-x4: lanes of equal length, at least one block"
-        );
-        let words = ws.words();
-        // The first 16-byte aligned word (the words are 4-byte aligned, so at most 3 in).
-        let skip = (16 - words.as_ptr().addr() % 16) % 16 / 4;
-        let slots: &mut [u32; 4 * SLOTS] = (&mut words[skip..skip + 4 * SLOTS])
+        let (lanes, n) = equal_lanes::<_, 4>(blocks);
+        assert!(n > 0, "shani-x4: at least one block");
+        let slots: &mut [u32; 4 * SLOTS] = aligned_words(ws.words(), 16, 4 * SLOTS)
             .try_into()
             .expect("room for the schedules");
         // The block reads `n` (at least 1) blocks of 64 bytes from each lane's slice (unaligned
