@@ -78,8 +78,6 @@ pub trait BlockCounter:
 {
     /// Size in bytes.
     const BYTES: usize;
-    /// Plus `n` blocks, wrapping.
-    fn plus(self, n: usize) -> Self;
     /// As a `u128`.
     fn to_u128(self) -> u128;
     /// From the low bytes of a `u128`.
@@ -90,10 +88,6 @@ macro_rules! impl_counter {
     ($($t:ty),*) => {$(
         impl BlockCounter for $t {
             const BYTES: usize = core::mem::size_of::<$t>();
-            #[inline(always)]
-            fn plus(self, n: usize) -> Self {
-                self.wrapping_add(n as $t)
-            }
             #[inline(always)]
             fn to_u128(self) -> u128 {
                 self as u128

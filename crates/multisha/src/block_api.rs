@@ -88,6 +88,18 @@ impl<H: HashFunction> HashCore<H> {
         self.block_len.to_u128() & Self::COUNT_MASK
     }
 
+    /// Counts `n` more blocks. The count wraps below the pin: a carry into it would switch
+    /// the core to another variant, perhaps one this CPU cannot run (a restored state may
+    /// count up to the pin). Wrapping there is what the length field does anyway: 2^56 blocks
+    /// are 2^65 bits, 0 modulo SHA-256's 64-bit field (2^120 blocks of SHA-512, 2^130 bits,
+    /// 0 modulo its 128-bit field).
+    #[inline(always)]
+    fn count_blocks(&mut self, n: usize) {
+        let len = self.block_len.to_u128();
+        let count = len.wrapping_add(n as u128) & Self::COUNT_MASK;
+        self.block_len = Counter::<H>::from_u128((len & !Self::COUNT_MASK) | count);
+    }
+
     /// The kernel this core runs: the dispatched one (read at each call, as RustCrypto reads
     /// its CPU flags), or the pinned variant's.
     #[inline(always)]
@@ -170,7 +182,7 @@ impl<H: HashFunction> OutputSizeUser for HashCore<H> {
 impl<H: HashFunction> UpdateCore for HashCore<H> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_len = self.block_len.plus(blocks.len());
+        self.count_blocks(blocks.len());
         let blocks = Algo::<H>::core_blocks(blocks);
         // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
         unsafe { compress_and_wipe::<Algo<H>>(self.kernel(), &mut self.state, blocks) };

@@ -61,4 +61,14 @@ fn force_installs_available_variants_and_refuses_the_rest() {
 
     // A SHA-256 name is not a SHA-1 variant, even where one exists.
     assert!(force(Algorithm::Sha1, "unroll64").is_err());
+
+    // A restored hasher whose block count wraps keeps following the dispatcher: the count
+    // wraps below the bits that pin a variant (a carry there ran the first variant instead).
+    use multisha::digest::common::hazmat::SerializableState;
+    force(Algorithm::Sha256, "rolled").expect("portable");
+    let mut state = multisha::Sha256::new().serialize();
+    state[32..40].copy_from_slice(&((1u64 << 56) - 1).to_le_bytes());
+    let mut hasher = multisha::Sha256::deserialize(&state).expect("a count below the pin");
+    hasher.update([0u8; 64]);
+    assert_eq!(hasher.variant().name(), "rolled");
 }

@@ -291,6 +291,28 @@ fn unreachable_block_counts_are_refused() {
     }
 }
 
+/// A restored count just below the pin wraps to 0 below it, as the length field does (2^56
+/// blocks are 2^65 bits, 0 modulo 2^64), and hashes as one whose count is 0 (that it keeps
+/// its variant is checked in `force.rs`).
+#[test]
+fn counts_wrap_below_the_pinned_variant() {
+    let block = [0x5a_u8; 64];
+    let fresh = Sha256::new().serialize();
+    let top = state_with_count(&fresh, 8, (1 << 56) - 1, b"", 64);
+    let mut wrapped = Sha256::deserialize(top.as_slice().try_into().unwrap()).expect("valid");
+    wrapped.update(block);
+
+    let mut one_block = Sha256::new();
+    one_block.update(block);
+    let chaining = one_block.serialize();
+    let zero = state_with_count(&chaining, 8, 0, b"", 64);
+    let mut zero = Sha256::deserialize(zero.as_slice().try_into().unwrap()).expect("valid");
+    assert_eq!(wrapped.serialize()[..], zero.serialize()[..]);
+    wrapped.update(b"tail");
+    zero.update(b"tail");
+    assert_eq!(wrapped.finalize()[..], zero.finalize()[..]);
+}
+
 /// A hasher pinned with `with_variant` keeps its variant across updates, `clone` and `reset`
 /// (the pin shares the block count's word); a dispatched one reports the dispatcher's.
 #[test]
