@@ -27,7 +27,10 @@ impl Compression for Sha1Compression {
     type State = [u32; 5];
     type Block = [u8; 64];
     type Workspace = Sha1Workspace;
-    type LaneWorkspace = crate::Workspace<u32, 1280>;
+    /// The largest a lane kernel uses, `avx2-x8`'s (5 saved + 80 schedule vectors of 8
+    /// lanes); each kernel checks at compile time that its part fits. Created (zeroed) and
+    /// wiped whole once per batch call that uses it, so no bigger than that.
+    type LaneWorkspace = crate::Workspace<u32, 680>;
     type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 5]>] = &[OutputSpec {

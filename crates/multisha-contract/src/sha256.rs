@@ -107,7 +107,10 @@ impl Compression for Sha256Compression {
     type State = [u32; 8];
     type Block = [u8; 64];
     type Workspace = Sha256Workspace;
-    type LaneWorkspace = crate::Workspace<u32, 1024>;
+    /// The largest a lane kernel uses, `avx2-x8`'s (8 saved + 64 schedule vectors of 8
+    /// lanes); each kernel checks at compile time that its part fits. Created (zeroed) and
+    /// wiped whole once per batch call that uses it, so no bigger than that.
+    type LaneWorkspace = crate::Workspace<u32, 576>;
     type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 8]>] = &[

@@ -41,6 +41,9 @@ pub trait WorkspaceBuffer<W>: Default {
 }
 
 impl<W: crate::Word, const N: usize> Workspace<W, N> {
+    /// How many words it holds: kernels check at compile time that what they use fits.
+    pub const LEN: usize = N;
+
     /// A workspace whose words do not exist yet (nothing to zero, nothing to wipe).
     #[inline(always)]
     pub const fn new() -> Self {
@@ -140,7 +143,7 @@ mod tests {
         }
         check::<u32, 16>();
         check::<u32, 64>();
-        check::<u32, 1280>();
+        check::<u32, 680>();
         check::<u64, 80>();
         check::<u64, 640>();
     }

@@ -38,6 +38,10 @@ use core::arch::x86_64::{
 use multisha_contract::{Block64 as Block, Compression, SHA1_K, Sha1Compression, equal_lanes};
 
 type LaneWorkspace = <Sha1Compression as Compression>::LaneWorkspace;
+const _: () = assert!(
+    SLOTS * LANES <= LaneWorkspace::LEN,
+    "the lane workspace is too small for this kernel"
+);
 
 /// Vectors of eight words the kernel keeps in the lane workspace: the chaining value at the
 /// start of the block (5), then the schedule (80).

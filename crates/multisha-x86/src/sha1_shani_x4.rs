@@ -26,6 +26,10 @@
 use multisha_contract::{Sha1Compression, aligned_words, equal_lanes};
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
+const _: () = assert!(
+    4 * SLOTS <= LaneWorkspace::LEN,
+    "the lane workspace is too small for this kernel"
+);
 
 /// 16-byte slots of the workspace in use: 80 schedule vectors (20 groups of 4 lanes), then
 /// `abcd` and `e` of each lane at the block start.

@@ -31,6 +31,10 @@
 use multisha_contract::{SHA256_K, Sha256Compression, aligned_words, equal_lanes};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
+const _: () = assert!(
+    4 * SLOTS <= LaneWorkspace::LEN,
+    "the lane workspace is too small for this kernel"
+);
 
 /// 16-byte slots of the workspace in use: 64 schedule vectors (16 groups of 4 lanes), then
 /// the 8 state vectors of the block start.
