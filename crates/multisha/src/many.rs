@@ -19,10 +19,11 @@
 //!   schedule is expanded once and the kernel's constant entry runs the rounds alone; only when
 //!   enough messages are left to pay for the expansion.
 //! * Idle lanes (no message left) repeat a busy lane's input; their results are dropped.
-//! * The last messages of a batch (fewer than twice the lanes) are all started at once, those
-//!   beyond the lanes parked in the next slots, and the lanes rotate among them longest
-//!   remaining first, so they end together: 5 messages of 4 KiB on 4 lanes take 1.25 times
-//!   one message's blocks instead of 2 ([`Batch::rotate`]).
+//! * The last messages of a batch (fewer than twice the lanes), when they are long (2 KiB of
+//!   SHA-256 and up: [`MIN_ROTATION_BLOCKS`]), are all started at once, those beyond the lanes
+//!   parked in the next slots, and the lanes rotate among them longest remaining first, so
+//!   they end together: 5 messages of 4 KiB on 4 lanes take 1.25 times one message's blocks
+//!   instead of 2 ([`Batch::rotate`]). Shorter ones run on the lanes as they come.
 //! * Unless a variant was named (forced or by the environment), once what is left (in progress
 //!   and waiting) fits in half the lanes, it moves on to the next narrower kernel the CPU runs
 //!   (16 lanes of AVX-512 to 4 of SHA-NI, ...), messages not started yet starting there, and a
@@ -62,6 +63,15 @@ const WINDOW: usize = 64;
 fn lanes_pay(count: usize, blocks: usize) -> bool {
     blocks >= MIN_LANE_BLOCKS && (blocks >= MIN_SHORT_LANE_BLOCKS || blocks >= 4 * count)
 }
+
+/// The last messages of a batch share the lanes by rotation ([`Batch::rotate`]) only when the
+/// next to start has at least this many blocks; shorter ones run on the lanes as they come and
+/// the rest is handed over. Measured on Zen 4, lanes time / one-shot loop time with rotation
+/// and without: SHA-256 6 x 256 B 1.01 and 1.22, 6 x 512 B 1.36 and 1.51, 7 x 1 KiB 1.62 and
+/// 1.75, 6 x 2 KiB 1.95 and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03,
+/// 6 x 2 KiB 2.12 and 1.96. Rotation calls the kernel for a few blocks at a time and re-sorts
+/// the lanes between calls, which short messages do not win back.
+const MIN_ROTATION_BLOCKS: usize = 32;
 
 /// Fewer blocks than this in a batch: one message after the other.
 const MIN_LANE_BLOCKS: usize = 16;
@@ -412,6 +422,15 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         Some(job)
     }
 
+    /// Whether what is left is long enough for rotation ([`Self::rotate`]) to pay for its
+    /// bookkeeping: the next message to start (the longest waiting in its window) has at least
+    /// [`MIN_ROTATION_BLOCKS`] blocks.
+    fn rotation_pays(&mut self) -> bool {
+        self.refill()
+            && self.messages.get(self.window_at(self.window_taken)).len()
+                >= MIN_ROTATION_BLOCKS * <Block<H> as BlockBytes>::LEN
+    }
+
     /// How many messages are not started yet.
     fn waiting(&self) -> usize {
         self.window_len - self.window_taken + self.messages.count() - self.next
@@ -551,7 +570,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
         let waiting = self.waiting();
         let left = self.busy.count_ones() as usize + waiting;
-        if waiting > 0 && left < 2 * width && left <= MAX_LANES {
+        if waiting > 0 && left < 2 * width && left <= MAX_LANES && self.rotation_pays() {
             for i in slots(!self.busy & first_slots(MAX_LANES)) {
                 let Some(index) = self.next_job() else { break };
                 self.start(i, index);
@@ -696,7 +715,8 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
 
     /// Whether the next `width` messages can run as a group ([`Self::run_group`]): no lane is
     /// busy, and they are of one length. Not when fewer than twice the lanes are left beyond
-    /// the group's: those share the lanes by rotation, the group with them.
+    /// the group's and they are long enough to rotate: those share the lanes by rotation, the
+    /// group with them.
     fn group_ready(&mut self, width: usize) -> bool {
         if !matches!(width, 2 | 4 | 8 | 16)
             || !self.refill()
@@ -706,7 +726,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             return false;
         }
         let waiting = self.waiting();
-        waiting == width || waiting >= 2 * width
+        waiting == width || waiting >= 2 * width || !self.rotation_pays()
     }
 
     /// The next `W` messages (`W` the kernel's lanes), all of one length, side by side from
