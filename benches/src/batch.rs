@@ -252,9 +252,17 @@ pub fn batch_shapes(sizes: Option<&[usize]>) -> Vec<BatchShape> {
             equal_len: None,
             messages: lens.iter().map(|&len| bytes(&mut seed, len)).collect(),
         });
-        // Few messages: long ones, and short ones on both sides of the size where the
-        // dispatched plan starts using the lanes (`lanes_pay` in multisha's many.rs).
-        for (count, len) in [(3usize, 4096usize), (5, 4096), (8, 4096), (4, 64), (8, 128)] {
+        // Few messages: long ones (the last share the lanes by rotation), short ones on both
+        // sides of the size where the dispatched plan starts using the lanes (`lanes_pay` in
+        // multisha's many.rs), and short ones a few more than the lanes (no rotation).
+        for (count, len) in [
+            (3usize, 4096usize),
+            (5, 4096),
+            (8, 4096),
+            (4, 64),
+            (8, 128),
+            (6, 256),
+        ] {
             shapes.push(BatchShape {
                 label: format!("{count} x {}", crate::size_label(len)),
                 equal_len: None,
