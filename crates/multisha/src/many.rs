@@ -19,8 +19,8 @@
 //!   schedule is expanded once and the kernel's constant entry runs the rounds alone; only when
 //!   enough messages are left to pay for the expansion.
 //! * Idle lanes (no message left) repeat a busy lane's input; their results are dropped.
-//! * The last messages of a batch (fewer than twice the lanes), when they are long (2 KiB of
-//!   SHA-256 and up: [`MIN_ROTATION_BLOCKS`]), are all started at once, those beyond the lanes
+//! * The last messages of a batch (fewer than twice the lanes), when they are long (2 KiB and
+//!   up: [`MIN_ROTATION_BLOCKS`]), are all started at once, those beyond the lanes
 //!   parked in the next slots, and the lanes rotate among them longest remaining first, so
 //!   they end together: 5 messages of 4 KiB on 4 lanes take 1.25 times one message's blocks
 //!   instead of 2 ([`Batch::rotate`]). Shorter ones run on the lanes as they come.
@@ -66,8 +66,8 @@ fn lanes_pay(count: usize, blocks: usize) -> bool {
 
 /// The last messages of a batch share the lanes by rotation ([`Batch::rotate`]) only when the
 /// next to start has at least this many blocks; shorter ones run on the lanes as they come and
-/// the rest is handed over. Measured on Zen 4, lanes time / one-shot loop time with rotation
-/// and without: SHA-256 6 x 256 B 1.01 and 1.22, 6 x 512 B 1.36 and 1.51, 7 x 1 KiB 1.62 and
+/// the rest is handed over. Measured on Zen 4, one-shot loop time / lanes time (above 1: the
+/// lanes are faster) with rotation and without: SHA-256 6 x 256 B 1.01 and 1.22, 6 x 512 B 1.36 and 1.51, 7 x 1 KiB 1.62 and
 /// 1.75, 6 x 2 KiB 1.95 and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03,
 /// 6 x 2 KiB 2.12 and 1.96. Rotation calls the kernel for a few blocks at a time and re-sorts
 /// the lanes between calls, which short messages do not win back.
