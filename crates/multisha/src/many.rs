@@ -64,20 +64,20 @@ fn lanes_pay(count: usize, blocks: usize) -> bool {
     blocks >= MIN_LANE_BLOCKS && (blocks >= MIN_SHORT_LANE_BLOCKS || blocks >= 4 * count)
 }
 
-/// The last messages of a batch share the lanes by rotation ([`Batch::rotate`]) only when the
-/// next to start has at least this many blocks; shorter ones run on the lanes as they come and
-/// the rest is handed over. Measured on Zen 4, one-shot loop time / lanes time (above 1: the
-/// lanes are faster) with rotation and without: SHA-256 6 x 256 B 1.01 and 1.22, 6 x 512 B 1.36 and 1.51, 7 x 1 KiB 1.62 and
-/// 1.75, 6 x 2 KiB 1.95 and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03,
-/// 6 x 2 KiB 2.12 and 1.96. Rotation calls the kernel for a few blocks at a time and re-sorts
-/// the lanes between calls, which short messages do not win back.
-const MIN_ROTATION_BLOCKS: usize = 32;
-
 /// Fewer blocks than this in a batch: one message after the other.
 const MIN_LANE_BLOCKS: usize = 16;
 /// Fewer blocks than this in a batch of short messages (under 4 blocks on average): one
 /// message after the other.
 const MIN_SHORT_LANE_BLOCKS: usize = 24;
+
+/// The last messages of a batch share the lanes by rotation ([`Batch::rotate`]) only when the
+/// next to start has at least this many blocks; shorter ones run on the lanes as they come and
+/// the rest is handed over. Rotation calls the kernel for a few blocks at a time and re-sorts
+/// the lanes between calls, which short messages do not win back. Measured on Zen 4, one-shot
+/// loop time / lanes time (above 1: the lanes are faster) with rotation and without: SHA-256
+/// 6 x 256 B 1.01 and 1.22, 6 x 512 B 1.36 and 1.51, 7 x 1 KiB 1.62 and 1.75, 6 x 2 KiB 1.95
+/// and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03, 6 x 2 KiB 2.12 and 1.96.
+const MIN_ROTATION_BLOCKS: usize = 32;
 
 /// The messages of a batch, by index (a slice of slices, or of fixed-size nodes).
 pub(crate) trait Messages {
