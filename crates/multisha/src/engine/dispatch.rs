@@ -8,12 +8,12 @@
 //! the pointer its cache; every writer (probe, [`force`]) updates the pair under the slot's
 //! lock, so [`active`] never names one variant while another runs once the writers are done.
 
-use super::select::{Reason, Selection, choose_for, lookup};
+use super::select::{Reason, Selection, by_priority, choose_for, lookup};
 use super::{Algorithm, Error, Interface, Variant};
 use crate::hash_function::Registered;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
-use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
+use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, LaneKernel, MAX_LANES, State};
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
 pub(crate) trait Dispatch: Sync {
@@ -56,8 +56,15 @@ pub struct Slot<A: Compression> {
     many: Point,
     /// Held by every writer of a choice (and of the kernel that caches it).
     lock: AtomicBool,
+    /// By lane count `w`: the variant a `w`-lane kernel hands the last messages of a batch
+    /// to ([`narrower`]), found on first use: 0 not looked up yet, [`NO_NARROWER`] none, else
+    /// its index in the registry plus 1.
+    narrower: [AtomicU8; MAX_LANES + 1],
     algorithm: PhantomData<fn() -> A>,
 }
+
+/// In [`Slot::narrower`]: no narrower kernel.
+const NO_NARROWER: u8 = u8::MAX;
 
 const VALID: u32 = 1 << 31;
 
@@ -75,6 +82,7 @@ impl<A: Registered> Slot<A> {
             single: Point::new(),
             many: Point::new(),
             lock: AtomicBool::new(false),
+            narrower: [const { AtomicU8::new(0) }; MAX_LANES + 1],
             algorithm: PhantomData,
         }
     }
@@ -261,6 +269,41 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
     kernel
 }
 
+/// The kernel a `width`-lane kernel of `A` hands the last messages of a batch to: the first
+/// available many-message variant with fewer lanes, in the default priority order. Looked up
+/// once per lane count (a search of the registry cost a small batch 200 ns per hand-over);
+/// the answer depends only on the CPU and the registry, so racing lookups store the same.
+pub(crate) fn narrower<A: Registered>(width: usize) -> Option<LaneKernel<A>> {
+    let cell = &A::slot().narrower[width];
+    let code = match cell.load(Ordering::Relaxed) {
+        0 => {
+            let variants = A::ALGORITHM.variants();
+            let found = by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect())
+                .find(|v| lanes_of::<A>(v).is_some_and(|k| k.lanes < width));
+            let code = found.map_or(NO_NARROWER, |v| {
+                let index = variants.iter().position(|w| core::ptr::eq(w, v));
+                u8::try_from(index.expect("a variant of the registry") + 1)
+                    .expect("fewer than 255 variants per algorithm")
+            });
+            cell.store(code, Ordering::Relaxed);
+            code
+        }
+        code => code,
+    };
+    (code != NO_NARROWER).then(|| {
+        lanes_of::<A>(&A::ALGORITHM.variants()[usize::from(code) - 1])
+            .expect("the cached hand-over is a lane kernel")
+    })
+}
+
+/// The lane kernel of `variant`, if it is one of `A`.
+fn lanes_of<A: Registered>(variant: &Variant) -> Option<LaneKernel<A>> {
+    match variant.declaration::<A>()?.kernel {
+        Kernel::Lanes(kernel) => Some(kernel),
+        _ => None,
+    }
+}
+
 /// The many-message choice of `A` (the batch functions read it once per call).
 pub(crate) fn many<A: Registered>() -> Selection {
     A::slot().selection(Interface::Many)
@@ -357,6 +400,28 @@ mod tests {
             "active() names {named}, the slot runs another kernel"
         );
         assert_eq!(named.name(), fast, "the later force wins");
+    }
+
+    /// The cached hand-over is, for every lane count, the first available many-message
+    /// variant in priority order with fewer lanes, on the lookup that fills the cache and on
+    /// the ones that read it.
+    #[test]
+    fn narrower_kernels_are_the_first_with_fewer_lanes() {
+        fn check<A: Registered>() {
+            for width in 0..=MAX_LANES {
+                let expected = by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect())
+                    .filter_map(|v| lanes_of::<A>(v))
+                    .find(|k| k.lanes < width)
+                    .map(|k| (k.lanes, k.compress as usize));
+                for lookup in ["first", "cached"] {
+                    let found = narrower::<A>(width).map(|k| (k.lanes, k.compress as usize));
+                    assert_eq!(found, expected, "{} from {width} lanes, {lookup}", A::ID);
+                }
+            }
+        }
+        check::<multisha_contract::Sha1Compression>();
+        check::<multisha_contract::Sha256Compression>();
+        check::<multisha_contract::Sha512Compression>();
     }
 
     #[test]
