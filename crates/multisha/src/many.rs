@@ -254,9 +254,9 @@ fn add_blocks_up_to<A: Compression>(
 /// not started, are worth narrower lanes: only when they average [`MIN_HANDOVER_BLOCKS`]
 /// blocks or more (padding included), else they go one after the other. Measured on Zen 4,
 /// one-shot loop against the narrower kernel alone: 8 SHA-1 messages of 32 bytes 212 ns
-/// against 340 on `shani-x4`, 4 of 64 bytes 200 against 246 on `shani-x2`; 8 of 128 bytes
-/// even (1.03 times as fast on `shani-x4`); 4 SHA-256 messages of 256 bytes 665 against 505
-/// on `shani-x2`.
+/// against 340 on `shani-x4`, 4 of 64 bytes 200 against 246 on `shani-x2`, 8 of 128 bytes
+/// (3 blocks) about even (`shani-x4` 1.03 times as fast); 4 SHA-256 messages of 256 bytes 665
+/// against 505 on `shani-x2`.
 fn average_pays<A: Compression>(
     blocks: usize,
     count: usize,
@@ -280,9 +280,10 @@ where
     }
 }
 
-/// Copies `digest` into digest slot `i`. Digests are written to a fixed-size array first:
-/// into the slot, whose length the compiler does not know, the words were written by a loop
-/// (one-by-one batches ran 3-5% behind a loop of one-shot calls).
+/// Copies `digest` into digest slot `i`. The callers write each digest into a fixed-size array
+/// first: written straight into the slot, whose length the compiler does not know, the words
+/// went one by one through a loop (one-by-one batches ran 3-5% behind a loop of one-shot
+/// calls).
 #[inline(always)]
 fn put<H: HashFunction, D: Digests + ?Sized>(digests: &mut D, i: usize, digest: &H::Digest) {
     digests.slot(i).copy_from_slice(digest.as_ref());
