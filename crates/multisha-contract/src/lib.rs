@@ -68,7 +68,7 @@ pub use sha512::{
     Sha512Workspace,
 };
 pub use workspace::{
-    Sha1Workspace, Sha256Workspace, Workspace, WorkspaceBuffer, compress_and_wipe,
+    LaneWorkspace, Sha1Workspace, Sha256Workspace, Workspace, WorkspaceBuffer, compress_and_wipe,
 };
 
 /// A 64-byte message block (SHA-1, SHA-256).

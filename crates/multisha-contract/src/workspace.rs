@@ -106,6 +106,137 @@ impl<W: crate::Word, const N: usize> core::fmt::Debug for Workspace<W, N> {
     }
 }
 
+/// The lane kernels' workspace: the transposed schedules of a batch's messages, wiped once per
+/// batch call.
+///
+/// Like [`Workspace`], its words come into being (zeroed) when a kernel first asks, but in
+/// two sizes: the kernels that need at most `SMALL` words ask for those
+/// ([`LaneWorkspace::small_words`]), and then only they are zeroed and wiped; the largest kernel
+/// asks for all `FULL` ([`LaneWorkspace::words`]). Zeroing and wiping all of SHA-256's 576
+/// words for `shani-x4`, which uses 288, cost small batches 5-9% on Zen 4 (8 messages of 128
+/// bytes: 1.26 times a loop of one-shot calls, 1.37 with half the words).
+pub struct LaneWorkspace<W: crate::Word, const SMALL: usize, const FULL: usize> {
+    words: LaneWords<W, SMALL, FULL>,
+}
+
+/// The words of a [`LaneWorkspace`], if a kernel asked for them, 64-byte aligned.
+enum LaneWords<W, const SMALL: usize, const FULL: usize> {
+    Untouched,
+    Small(Aligned<[W; SMALL]>),
+    Full(Aligned<[W; FULL]>),
+}
+
+impl<W: crate::Word, const SMALL: usize, const FULL: usize> LaneWorkspace<W, SMALL, FULL> {
+    /// How many words the largest kernel may use (from word 0, cache-line aligned).
+    pub const LEN: usize = FULL;
+    /// How many words a kernel that asks for the small part may use.
+    pub const SMALL_LEN: usize = SMALL;
+    const SMALL_FITS: () = assert!(SMALL <= FULL, "the small part is a prefix of the words");
+
+    /// A workspace whose words do not exist yet (nothing to zero, nothing to wipe).
+    #[inline(always)]
+    pub const fn new() -> Self {
+        let () = Self::SMALL_FITS;
+        Self {
+            words: LaneWords::Untouched,
+        }
+    }
+
+    /// The first `SMALL` words, all zero on the first call for any words.
+    #[inline(always)]
+    pub fn small_words(&mut self) -> &mut [W; SMALL] {
+        if matches!(self.words, LaneWords::Untouched) {
+            self.words = LaneWords::Small(Aligned([W::default(); SMALL]));
+        }
+        match &mut self.words {
+            LaneWords::Small(words) => &mut words.0,
+            LaneWords::Full(words) => (&mut words.0[..SMALL])
+                .try_into()
+                .expect("the small part is a prefix of the words"),
+            LaneWords::Untouched => unreachable!("the small part was made above"),
+        }
+    }
+
+    /// All `FULL` words, all zero on the first call for them (a small part asked for before
+    /// is wiped and replaced).
+    #[inline(always)]
+    pub fn words(&mut self) -> &mut [W; FULL] {
+        if !matches!(self.words, LaneWords::Full(_)) {
+            self.wipe_words();
+            self.words = LaneWords::Full(Aligned([W::default(); FULL]));
+        }
+        match &mut self.words {
+            LaneWords::Full(words) => &mut words.0,
+            _ => unreachable!("the full words were made above"),
+        }
+    }
+
+    /// The words in use, if any.
+    #[cfg(feature = "wipe-observer")]
+    fn in_use(&self) -> Option<&[W]> {
+        match &self.words {
+            LaneWords::Untouched => None,
+            LaneWords::Small(words) => Some(&words.0),
+            LaneWords::Full(words) => Some(&words.0),
+        }
+    }
+
+    /// Zeroes the words in use in a way the optimiser cannot drop.
+    #[inline(always)]
+    fn wipe_words(&mut self) {
+        match &mut self.words {
+            LaneWords::Untouched => {}
+            LaneWords::Small(words) => words.0.as_mut_slice().zeroize(),
+            LaneWords::Full(words) => words.0.as_mut_slice().zeroize(),
+        }
+    }
+}
+
+impl<W: crate::Word, const SMALL: usize, const FULL: usize> WorkspaceBuffer<W>
+    for LaneWorkspace<W, SMALL, FULL>
+{
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [W] {
+        self.words()
+    }
+
+    /// Zeroes the words in use, if a kernel asked for any.
+    #[inline(always)]
+    fn wipe(&mut self) {
+        #[cfg(feature = "wipe-observer")]
+        let had_data = self
+            .in_use()
+            .is_some_and(|w| w.iter().any(|&x| x != W::default()));
+        self.wipe_words();
+        #[cfg(feature = "wipe-observer")]
+        crate::wipe_observer::record(
+            self.in_use().map_or(0, |w| w.len() * W::BYTES),
+            self.in_use().is_some(),
+            had_data,
+            self.in_use()
+                .is_none_or(|w| w.iter().all(|&x| x == W::default())),
+        );
+    }
+}
+
+impl<W: crate::Word, const SMALL: usize, const FULL: usize> Default
+    for LaneWorkspace<W, SMALL, FULL>
+{
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<W: crate::Word, const SMALL: usize, const FULL: usize> core::fmt::Debug
+    for LaneWorkspace<W, SMALL, FULL>
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Never print message-derived data.
+        write!(f, "LaneWorkspace<{SMALL} of {FULL} words> {{ .. }}")
+    }
+}
+
 /// Compresses `blocks` into `state` with `kernel`, then wipes the schedule once.
 ///
 /// This is the block-level update path: the workspace lives on this stack frame only for the
@@ -147,5 +278,29 @@ mod tests {
         check::<u32, 680>();
         check::<u64, 80>();
         check::<u64, 640>();
+    }
+
+    #[test]
+    fn lane_words_come_in_two_sizes() {
+        let mut w = LaneWorkspace::<u32, 8, 24>::new();
+        // The small part alone: zero, aligned, and what the wipe covers.
+        let small = w.small_words();
+        assert_eq!(small.as_ptr() as usize % 64, 0);
+        assert!(small.iter().all(|&x| x == 0));
+        small.fill(7);
+        w.wipe();
+        assert!(w.small_words().iter().all(|&x| x == 0));
+        // Asking for all the words replaces the small part with zeroed full words.
+        w.small_words().fill(7);
+        let full = w.words();
+        assert_eq!(full.len(), 24);
+        assert_eq!(full.as_ptr() as usize % 64, 0);
+        assert!(full.iter().all(|&x| x == 0));
+        // Once full, the small part is their prefix.
+        full[3] = 9;
+        full[20] = 9;
+        assert_eq!(w.small_words()[3], 9);
+        w.wipe();
+        assert!(w.words().iter().all(|&x| x == 0));
     }
 }

@@ -32,7 +32,7 @@ use multisha_contract::{SHA256_K, Sha256Compression, aligned_words, equal_lanes}
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 const _: () = assert!(
-    4 * SLOTS <= LaneWorkspace::LEN,
+    4 * SLOTS <= LaneWorkspace::SMALL_LEN,
     "the lane workspace is too small for this kernel"
 );
 
@@ -278,7 +278,7 @@ multisha_contract::declare_variant! {
         let states: &mut [[u32; 8]; 4] = states.try_into().expect("shani-x4 takes four lanes");
         let (lanes, n) = equal_lanes::<_, 4>(blocks);
         assert!(n > 0, "shani-x4: at least one block");
-        let slots: &mut [u32; 4 * SLOTS] = aligned_words(ws.words(), 16, 4 * SLOTS)
+        let slots: &mut [u32; 4 * SLOTS] = aligned_words(ws.small_words(), 16, 4 * SLOTS)
             .try_into()
             .expect("room for the schedules");
         // The block reads `n` (at least 1) blocks of 64 bytes from each lane's slice (unaligned
