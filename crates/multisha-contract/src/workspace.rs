@@ -72,24 +72,34 @@ impl<W: crate::Word, const N: usize> WorkspaceBuffer<W> for Workspace<W, N> {
     /// Zeroes the words if a kernel used them; an untouched workspace holds no data.
     #[inline(always)]
     fn wipe(&mut self) {
-        #[cfg(feature = "wipe-observer")]
-        let had_data = self
-            .words
-            .as_ref()
-            .is_some_and(|w| w.0.iter().any(|&x| x != W::default()));
-        if let Some(words) = &mut self.words {
-            words.0.as_mut_slice().zeroize();
-        }
-        #[cfg(feature = "wipe-observer")]
-        crate::wipe_observer::record(
+        wipe_observed(
+            self.words.as_mut().map(|w| w.0.as_mut_slice()),
             N * W::BYTES,
-            self.words.is_some(),
-            had_data,
-            self.words
-                .as_ref()
-                .is_none_or(|w| w.0.iter().all(|&x| x == W::default())),
         );
     }
+}
+
+/// Zeroes `words`, if a kernel asked for any, in a way the optimiser cannot drop; with the
+/// `wipe-observer` feature, records what the wipe saw (`bytes`: the workspace's size).
+#[inline(always)]
+fn wipe_observed<W: crate::Word>(words: Option<&mut [W]>, bytes: usize) {
+    let Some(words) = words else {
+        #[cfg(feature = "wipe-observer")]
+        crate::wipe_observer::record(bytes, false, false, true);
+        return;
+    };
+    #[cfg(feature = "wipe-observer")]
+    let had_data = words.iter().any(|&x| x != W::default());
+    words.zeroize();
+    #[cfg(feature = "wipe-observer")]
+    crate::wipe_observer::record(
+        bytes,
+        true,
+        had_data,
+        words.iter().all(|&x| x == W::default()),
+    );
+    #[cfg(not(feature = "wipe-observer"))]
+    let _ = bytes;
 }
 
 impl<W: crate::Word, const N: usize> Default for Workspace<W, N> {
@@ -162,7 +172,9 @@ impl<W: crate::Word, const SMALL: usize, const FULL: usize> LaneWorkspace<W, SMA
     #[inline(always)]
     pub fn words(&mut self) -> &mut [W; FULL] {
         if !matches!(self.words, LaneWords::Full(_)) {
-            self.wipe_words();
+            if let Some(small) = self.in_use() {
+                small.zeroize();
+            }
             self.words = LaneWords::Full(Aligned([W::default(); FULL]));
         }
         match &mut self.words {
@@ -171,23 +183,13 @@ impl<W: crate::Word, const SMALL: usize, const FULL: usize> LaneWorkspace<W, SMA
         }
     }
 
-    /// The words in use, if any.
-    #[cfg(feature = "wipe-observer")]
-    fn in_use(&self) -> Option<&[W]> {
-        match &self.words {
-            LaneWords::Untouched => None,
-            LaneWords::Small(words) => Some(&words.0),
-            LaneWords::Full(words) => Some(&words.0),
-        }
-    }
-
-    /// Zeroes the words in use in a way the optimiser cannot drop.
+    /// The words in use, if a kernel asked for any.
     #[inline(always)]
-    fn wipe_words(&mut self) {
+    fn in_use(&mut self) -> Option<&mut [W]> {
         match &mut self.words {
-            LaneWords::Untouched => {}
-            LaneWords::Small(words) => words.0.as_mut_slice().zeroize(),
-            LaneWords::Full(words) => words.0.as_mut_slice().zeroize(),
+            LaneWords::Untouched => None,
+            LaneWords::Small(words) => Some(&mut words.0),
+            LaneWords::Full(words) => Some(&mut words.0),
         }
     }
 }
@@ -203,19 +205,9 @@ impl<W: crate::Word, const SMALL: usize, const FULL: usize> WorkspaceBuffer<W>
     /// Zeroes the words in use, if a kernel asked for any.
     #[inline(always)]
     fn wipe(&mut self) {
-        #[cfg(feature = "wipe-observer")]
-        let had_data = self
-            .in_use()
-            .is_some_and(|w| w.iter().any(|&x| x != W::default()));
-        self.wipe_words();
-        #[cfg(feature = "wipe-observer")]
-        crate::wipe_observer::record(
-            self.in_use().map_or(0, |w| w.len() * W::BYTES),
-            self.in_use().is_some(),
-            had_data,
-            self.in_use()
-                .is_none_or(|w| w.iter().all(|&x| x == W::default())),
-        );
+        let words = self.in_use();
+        let bytes = words.as_ref().map_or(0, |w| w.len() * W::BYTES);
+        wipe_observed(words, bytes);
     }
 }
 
