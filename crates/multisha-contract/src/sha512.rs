@@ -154,7 +154,7 @@ impl Compression for Sha512Compression {
     type Workspace = Sha512Workspace;
     /// No lane kernel yet (batches run one message after the other): one that keeps its
     /// schedule here sizes this, and checks at compile time that its part fits.
-    type LaneWorkspace = Workspace<u64, 0>;
+    type LaneWorkspace = crate::LaneWorkspace<u64, 0, 0>;
     type Counter = u128;
     const LENGTH_BYTES: usize = 16;
     const OUTPUTS: &'static [OutputSpec<[u64; 8]>] = &[

@@ -41,10 +41,6 @@ pub trait WorkspaceBuffer<W>: Default {
 }
 
 impl<W: crate::Word, const N: usize> Workspace<W, N> {
-    /// How many words it holds: kernels check at compile time that what they use fits (the
-    /// words start cache-line aligned, so a kernel's aligned part starts at word 0).
-    pub const LEN: usize = N;
-
     /// A workspace whose words do not exist yet (nothing to zero, nothing to wipe).
     #[inline(always)]
     pub const fn new() -> Self {
