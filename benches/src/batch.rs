@@ -27,6 +27,23 @@ impl fmt::Debug for BatchContender {
 }
 
 impl BatchContender {
+    /// A contender called `name` that hashes a batch with `run`.
+    pub(crate) fn new(
+        name: &str,
+        kind: Kind,
+        digest_len: usize,
+        description: &str,
+        run: Run,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            digest_len,
+            description: description.into(),
+            run,
+        }
+    }
+
     /// The variant name, `dispatched`, or the peer's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -94,7 +111,7 @@ fn family<H: HashFunction>() -> Vec<BatchContender> {
         kind: Kind::Dispatched,
         digest_len: len,
         description: format!(
-            "multisha::{}_many (runs {}, narrower kernels for the last messages)",
+            "multisha::{}_many (planned per batch by kernel costs; long batches on {})",
             H::id(),
             H::algorithm().active_many().variant.name()
         ),

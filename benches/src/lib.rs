@@ -5,10 +5,12 @@
 
 mod batch;
 mod contenders;
+mod regret;
 mod short_paths;
 
 pub use batch::{BatchContender, BatchShape, batch_contenders, batch_shapes};
 pub use contenders::{Contender, Kind, Output, contenders, missing_peers};
+pub use regret::{RegretRow, RegretShape, measure_regret, regret_shapes};
 pub use short_paths::{ShortPath, short_paths};
 
 /// "16 KiB", "1 MiB", "64 B".

@@ -71,10 +71,6 @@ features! {
     Avx512bw = "avx512bw" on "x86_64",
     /// x86 AVX-512 Vector Length (the AVX-512 instructions on 128/256-bit vectors).
     Avx512vl = "avx512vl" on "x86_64",
-    /// Not an instruction set: the CPU is Intel's (CPUID vendor `GenuineIntel`). No variant
-    /// requires it; the registry ranks some variants ahead on it (Intel runs the SHA-NI round
-    /// instructions on one unit, so interleaved SHA-NI streams gain little there).
-    Intel = "intel" on "x86_64",
     /// AArch64 SHA-1 and SHA-256 instructions (FEAT_SHA1, FEAT_SHA256).
     Sha2 = "sha2" on "aarch64",
     /// AArch64 SHA-512 and SHA-3 instructions (FEAT_SHA512, FEAT_SHA3).
@@ -153,27 +149,6 @@ cpufeatures::new!(probe_sha2, "sha2");
 #[cfg(target_arch = "aarch64")]
 cpufeatures::new!(probe_sha3, "sha3");
 
-/// Whether CPUID names Intel as the vendor (leaf 0: `GenuineIntel` in EBX, EDX, ECX). Asked
-/// once and cached, as `cpufeatures` caches the feature bits: CPUID traps to the hypervisor in
-/// a virtual machine (3.5 µs a call here).
-#[cfg(target_arch = "x86_64")]
-fn is_intel() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    const UNKNOWN: u8 = 0;
-    const INTEL: u8 = 1;
-    const OTHER: u8 = 2;
-    static VENDOR: AtomicU8 = AtomicU8::new(UNKNOWN);
-    match VENDOR.load(Ordering::Relaxed) {
-        UNKNOWN => {
-            let id = core::arch::x86_64::__cpuid(0);
-            let intel = [id.ebx, id.edx, id.ecx] == [0x756e_6547, 0x4965_6e69, 0x6c65_746e];
-            VENDOR.store(if intel { INTEL } else { OTHER }, Ordering::Relaxed);
-            intel
-        }
-        cached => cached == INTEL,
-    }
-}
-
 impl CpuFeatures {
     /// The empty set: a CPU with none of the features (only portable variants run).
     pub const fn none() -> Self {
@@ -221,9 +196,6 @@ impl CpuFeatures {
                 if present {
                     set = set.with(feature);
                 }
-            }
-            if is_intel() {
-                set = set.with(Feature::Intel);
             }
         }
         #[cfg(target_arch = "aarch64")]

@@ -5,7 +5,7 @@
 //!
 //! [`declare_variant!`]: crate::declare_variant
 
-use crate::{Compression, ConstantFn, CpuFeatures, KernelFn, LanesFn};
+use crate::{Compression, ConstantFn, Cost, CpuFeatures, KernelFn, LanesFn};
 use core::fmt;
 
 /// Where a variant keeps its message schedule.
@@ -126,6 +126,10 @@ pub struct Declaration<A: Compression> {
     pub description: &'static str,
     /// Where it keeps the message schedule.
     pub schedule: Schedule,
+    /// The estimated cost of its calls (nanoseconds on a 3 GHz x86-64 or AArch64 core), which
+    /// the batch planner uses until it has measured the kernel on the running CPU; zero for
+    /// `serial`, which runs the single-message kernel's calls.
+    pub cost: Cost,
     /// The function.
     pub kernel: Kernel<A>,
 }
@@ -151,6 +155,7 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 ///         description: "x86 SHA extensions ...",
 ///         schedule: Registers,
 ///         requires: ["sha", "sse2", "ssse3", "sse4.1"],
+///         cost: { setup: 150.0, call: 8.0, step: 31.0 },
 ///     };
 ///     /// Compresses `blocks` into `state`.
 ///     #[inline(never)]
@@ -164,8 +169,12 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// listed feature and a `# Safety` section naming them; the static records the same names as
 /// [`CpuFeatures`] (an unknown name is a compile error). A portable kernel lists no feature.
 ///
-/// A multi-lane kernel adds `lanes: N,` after `requires` and defines two functions, the
-/// [`LanesFn`] and then the [`ConstantFn`]; both get the attributes.
+/// `cost` is the kernel's estimated [`Cost`](crate::Cost) (nanoseconds per call and per step),
+/// the planner's prior until it measures the kernel on the running CPU. A multi-lane kernel
+/// also declares its set-up per use in a batch: `cost: { setup: S, call: C, step: P }`.
+///
+/// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
+/// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes.
 #[macro_export]
 macro_rules! declare_variant {
     (
@@ -175,7 +184,8 @@ macro_rules! declare_variant {
             description: $description:expr,
             schedule: $schedule:ident,
             requires: [$($feature:literal),* $(,)?],
-            lanes: $lanes:literal $(,)?
+            lanes: $lanes:literal,
+            cost: { setup: $setup:literal, call: $call:literal, step: $step:literal } $(,)?
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
@@ -188,6 +198,7 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
+            cost: $crate::Cost::new($setup, $call, $step),
             kernel: $crate::Kernel::Lanes($crate::LaneKernel {
                 lanes: $lanes,
                 compress: $kernel,
@@ -215,7 +226,8 @@ macro_rules! declare_variant {
             name: $name:literal,
             description: $description:expr,
             schedule: $schedule:ident,
-            requires: [$($feature:literal),* $(,)?] $(,)?
+            requires: [$($feature:literal),* $(,)?],
+            cost: { call: $call:literal, step: $step:literal } $(,)?
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
@@ -226,6 +238,7 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
+            cost: $crate::Cost::new(0.0, $call, $step),
             kernel: $crate::Kernel::Single($kernel),
         };
 

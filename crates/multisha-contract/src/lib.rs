@@ -36,6 +36,7 @@
 extern crate std;
 
 mod compression;
+mod cost;
 mod cpu;
 mod declaration;
 mod lanes;
@@ -56,6 +57,7 @@ pub use compression::{
     Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OutputSpec, State,
     Word,
 };
+pub use cost::Cost;
 pub use cpu::{CpuFeatures, Feature, str_eq};
 pub use declaration::{Declaration, Kernel, LaneKernel, Schedule};
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};

@@ -15,7 +15,7 @@ use crate::engine::{
 };
 use crate::hash_function::{HashFunction, Registered, Sealed};
 use multisha_contract::{
-    BlockBytes, Compression, CpuFeatures, Declaration, Kernel, OutputSpec, Schedule, State,
+    BlockBytes, Compression, Cost, CpuFeatures, Declaration, Kernel, OutputSpec, Schedule, State,
 };
 
 /// Generates, per algorithm: its [`Algorithm`] constant, its registry (variants in priority
@@ -24,13 +24,13 @@ use multisha_contract::{
 macro_rules! algorithms {
     (@arch $arch:literal) => { Some($arch) };
     (@arch) => { None };
+    (@first $first:ident $(, $rest:ident)*) => { $first };
     ($(
         $(#[$alg_doc:meta])*
         $alg:ident in $module:ident: $compression:ty, block $block_size:ident, variants [
             $($variant:literal $(on $arch:literal)? => $declaration:path,)*
         ], many [
-            $($many_variant:literal $(on $many_arch:literal)? $(ahead on $ahead:literal)?
-                => $many_declaration:path,)*
+            $($many_variant:literal $(on $many_arch:literal)? => $many_declaration:path,)*
         ], functions [$(
             $(#[$fn_doc:meta])*
             $hasher:ident, $oneshot:ident, $many:ident: output $output:literal ($len:literal bytes, $out_size:ident),
@@ -76,23 +76,20 @@ macro_rules! algorithms {
                     requires: CpuFeatures::none(),
                     description: "each message through the dispatched single-message variant (portable)",
                     schedule: Schedule::Delegated,
+                    cost: Cost::new(0.0, 0.0, 0.0),
                     kernel: Kernel::Serial,
                 };
 
                 static VARIANTS: &[Variant] = &[
                     $(
                         $(#[cfg(target_arch = $arch)])?
-                        Variant::new(Algorithm(&INFO), &$declaration, CpuFeatures::none()),
+                        Variant::new(Algorithm(&INFO), &$declaration),
                     )*
                     $(
                         $(#[cfg(target_arch = $many_arch)])?
-                        Variant::new(
-                            Algorithm(&INFO),
-                            &$many_declaration,
-                            CpuFeatures::from_names(&[$($ahead)?]),
-                        ),
+                        Variant::new(Algorithm(&INFO), &$many_declaration),
                     )*
-                    Variant::new(Algorithm(&INFO), &SERIAL, CpuFeatures::none()),
+                    Variant::new(Algorithm(&INFO), &SERIAL),
                 ];
 
                 pub(crate) static INFO: AlgorithmInfo = AlgorithmInfo {
@@ -141,6 +138,7 @@ macro_rules! algorithms {
 
             impl Registered for $compression {
                 type BlockSize = digest::consts::$block_size;
+                type Main = algorithms!(@first $($hasher),*);
                 const ALGORITHM: Algorithm = Algorithm(&$module::INFO);
                 fn slot() -> &'static Slot<Self> {
                     &$module::SLOT
@@ -227,7 +225,7 @@ macro_rules! algorithms {
                 /// # Panics
                 /// If `messages` and `digests` differ in length (as `copy_from_slice` does).
                 pub fn $many(messages: &[&[u8]], digests: &mut [[u8; $len]]) {
-                    crate::many::hash_many::<$hasher, _, _>(messages, digests);
+                    crate::batch::hash_many::<$hasher, _, _>(messages, digests);
                 }
             )*
         )*
@@ -268,13 +266,8 @@ algorithms! {
         "unroll64" => multisha_full_unroll::sha256_unroll64::VARIANT,
         "rolled" => multisha_rolled::sha256_rolled::VARIANT,
     ], many [
-        // Zen 4 runs several sha256rnds2 at once: four interleaved SHA-NI streams lead (1.2x
-        // avx512-x16, which it runs as two 256-bit halves, `cargo xtask report`). Intel runs
-        // them on one unit (Linux's sha256_finup_2x: 2-way SHA-NI +4% on Ice Lake server, +38%
-        // on Sapphire Rapids, +98% on Zen 4) and AVX-512 at full width (tape-sha256: 16 lanes
-        // 2.0-2.1x serial sha2 on Emerald/Granite Rapids): there the 16 lanes go first.
+        "avx512-x16" on "x86_64" => multisha_x86::sha256_avx512_x16::VARIANT,
         "shani-x4" on "x86_64" => multisha_x86::sha256_shani_x4::VARIANT,
-        "avx512-x16" on "x86_64" ahead on "intel" => multisha_x86::sha256_avx512_x16::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha256_shani_x2::VARIANT,
         "avx2-x8" on "x86_64" => multisha_x86::sha256_avx2_x8::VARIANT,
         "armv8-x2" on "aarch64" => multisha_armv8::sha256_armv8_x2::VARIANT,
@@ -320,5 +313,5 @@ algorithms! {
 /// # Panics
 /// If `nodes` and `digests` differ in length (as `copy_from_slice` does).
 pub fn sha256_pairs(nodes: &[[u8; 64]], digests: &mut [[u8; 32]]) {
-    crate::many::hash_many::<Sha256, _, _>(nodes, digests);
+    crate::batch::hash_many::<Sha256, _, _>(nodes, digests);
 }

@@ -19,6 +19,10 @@ pub trait Registered: Compression {
     type BlockSize: ArraySize<ArrayType<u8> = Self::Block> + BlockSizes;
     /// The run-time handle.
     const ALGORITHM: Algorithm;
+    /// A hash function of this compression function (its first output), for what is measured
+    /// per compression function: the batch planner's costs.
+    #[doc(hidden)]
+    type Main: HashFunction<Compression = Self>;
     /// The dispatcher state.
     #[doc(hidden)]
     fn slot() -> &'static Slot<Self>;
@@ -79,7 +83,7 @@ pub trait HashFunction: Sealed + Sized + 'static {
     /// # Panics
     /// If `messages` and `digests` differ in length.
     fn oneshot_many(messages: &[&[u8]], digests: &mut [Self::Digest]) {
-        crate::many::hash_many::<Self, _, _>(messages, digests);
+        crate::batch::hash_many::<Self, _, _>(messages, digests);
     }
 
     /// The compression function it runs.

@@ -40,7 +40,7 @@ mod algorithms;
 pub mod block_api;
 pub mod engine;
 mod hash_function;
-mod many;
+mod batch;
 mod oneshot;
 #[cfg(test)]
 mod tests;

@@ -104,10 +104,12 @@ impl Visitor for Dispatched {
         let label = format!("dispatched {}", H::OUTPUT.name);
         assert!(harness::streaming_suite(&label, H::new, reference) > 0);
         let data = harness::TestRng::new(0x5eed_0006).bytes(1 << 14);
-        let run = |m: &[&[u8]], d: &mut [H::Digest]| H::oneshot_many(m, d);
         for count in 0..=40 {
             for first in (0..=300).step_by(7) {
-                check_batch::<H>(&label, &cut(&data, count, first), &run);
+                let messages = cut(&data, count, first);
+                let mut digests = std::vec![H::ZERO; messages.len()];
+                H::oneshot_many(&messages, &mut digests);
+                check_digests::<H>(&label, &messages, &digests);
             }
         }
     }
@@ -137,17 +139,14 @@ fn every_variant_and_hasher_passes_the_harness() {
     );
 }
 
-/// Every many-message variant this CPU runs, alone (as `PinnedMany` and a forced variant run
-/// it) and as the dispatcher's plan runs it (with narrower kernels for the last messages),
-/// against the one-shot function: counts 0..=40 × lengths 0..=300, random mixes up to 64 KiB,
-/// empty messages, the same message in every slot.
+/// Every many-message variant this CPU runs alone (as `PinnedMany` and a forced variant run
+/// it) and every plan shape the planner can choose (`batch::for_every_plan`), against the
+/// one-shot function: counts 0..=40 × lengths 0..=300, random mixes up to 64 KiB, empty
+/// messages, the same message in every slot.
 #[derive(Default)]
 struct Batches {
-    variants: usize,
+    functions: usize,
 }
-
-/// A way to hash a batch (a variant alone, or the dispatcher's plan).
-type BatchFn<H> = dyn Fn(&[&[u8]], &mut [<H as HashFunction>::Digest]);
 
 /// `count` messages cut from `data`, the `i`-th `(first + 37 i) mod 301` bytes long.
 fn cut(data: &[u8], count: usize, first: usize) -> std::vec::Vec<&[u8]> {
@@ -156,17 +155,28 @@ fn cut(data: &[u8], count: usize, first: usize) -> std::vec::Vec<&[u8]> {
         .collect()
 }
 
-fn check_batch<H: HashFunction>(label: &str, messages: &[&[u8]], run: &BatchFn<H>) {
-    let mut digests = std::vec![H::ZERO; messages.len()];
-    run(messages, &mut digests);
-    for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
+/// `digests` are the one-shot digests of `messages`.
+fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H::Digest]) {
+    for (i, (message, digest)) in messages.iter().zip(digests).enumerate() {
         assert_eq!(
             digest.as_ref(),
             H::oneshot(message).as_ref(),
-            "{label}: message {i} of {} ({} bytes)",
+            "{} {label}: message {i} of {} ({} bytes)",
+            H::OUTPUT.name,
             messages.len(),
             message.len()
         );
+    }
+}
+
+/// Every variant alone on `messages`, and every plan shape when `plans`.
+fn check_batch<H: HashFunction>(label: &str, messages: &[&[u8]], plans: bool) {
+    let check = |how: &str, digests: &[H::Digest]| {
+        check_digests::<H>(&format!("{how}, {label}"), messages, digests);
+    };
+    crate::batch::for_every_variant::<H>(messages, check);
+    if plans {
+        crate::batch::for_every_plan::<H>(messages, check);
     }
 }
 
@@ -178,41 +188,33 @@ impl Visitor for Batches {
         H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
         H::Compression: Reference,
     {
+        self.functions += 1;
         let mut rng = harness::TestRng::new(0x5eed_0005);
         let data = rng.bytes(1 << 16);
-        for variant in H::algorithm()
-            .variants()
-            .iter()
-            .filter(|v| v.is_available() && v.interface() == crate::engine::Interface::Many)
-        {
-            self.variants += 1;
-            for alone in [true, false] {
-                let label = format!("{} on {variant} (alone: {alone})", H::OUTPUT.name);
-                let run = move |m: &[&[u8]], d: &mut [H::Digest]| {
-                    crate::many::run::<H, _, _>(variant, alone, m, d);
-                };
-                for count in 0..=40 {
-                    for first in 0..=300 {
-                        check_batch::<H>(&label, &cut(&data, count, first), &run);
-                    }
-                }
-                for round in 0..20 {
-                    let count = 1 + rng.below(70);
-                    let messages: std::vec::Vec<&[u8]> = (0..count)
-                        .map(|_| {
-                            let start = rng.below(data.len());
-                            let len = rng.below(data.len() - start + 1);
-                            &data[start..start + len]
-                        })
-                        .collect();
-                    check_batch::<H>(&format!("{label}, random mix {round}"), &messages, &run);
-                }
-                let empty: std::vec::Vec<&[u8]> = std::vec![&[]; 33];
-                check_batch::<H>(&format!("{label}, empty"), &empty, &run);
-                let same: std::vec::Vec<&[u8]> = std::vec![&data[..1000]; 35];
-                check_batch::<H>(&format!("{label}, one message everywhere"), &same, &run);
+        for count in 0..=40 {
+            for first in 0..=300 {
+                // Every plan shape on every 23rd first length: with the step of 37 the lengths
+                // still cover 0..=300 across the counts.
+                let plans = first % 23 == 0;
+                let label = format!("{count} from {first}");
+                check_batch::<H>(&label, &cut(&data, count, first), plans);
             }
         }
+        for round in 0..20 {
+            let count = 1 + rng.below(70);
+            let messages: std::vec::Vec<&[u8]> = (0..count)
+                .map(|_| {
+                    let start = rng.below(data.len());
+                    let len = rng.below(data.len() - start + 1);
+                    &data[start..start + len]
+                })
+                .collect();
+            check_batch::<H>(&format!("random mix {round}"), &messages, true);
+        }
+        let empty: std::vec::Vec<&[u8]> = std::vec![&[]; 33];
+        check_batch::<H>("empty", &empty, true);
+        let same: std::vec::Vec<&[u8]> = std::vec![&data[..1000]; 35];
+        check_batch::<H>("one message everywhere", &same, true);
     }
 }
 
@@ -220,8 +222,5 @@ impl Visitor for Batches {
 fn every_many_variant_agrees_with_the_one_shot_functions() {
     let mut run = Batches::default();
     crate::algorithms::visit(&mut run);
-    assert!(
-        run.variants >= crate::engine::Function::ALL.len(),
-        "serial at least, for every hash function"
-    );
+    assert_eq!(run.functions, crate::engine::Function::ALL.len());
 }

@@ -18,14 +18,11 @@ fn expected_rows() -> Vec<[Option<String>; COLUMNS]> {
     for &algorithm in Algorithm::ALL {
         for listing in algorithm.listing() {
             let details = algorithm.variant(listing.name).map(|v| {
-                let mut requires = if v.requires().is_empty() {
+                let requires = if v.requires().is_empty() {
                     "—".to_string()
                 } else {
                     v.requires().to_string()
                 };
-                if !v.ahead_on().is_empty() {
-                    requires += &format!(" (first on {})", v.ahead_on());
-                }
                 [
                     v.lanes().to_string(),
                     requires,

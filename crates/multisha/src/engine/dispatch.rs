@@ -8,12 +8,15 @@
 //! the pointer its cache; every writer (probe, [`force`]) updates the pair under the slot's
 //! lock, so [`active`] never names one variant while another runs once the writers are done.
 
-use super::select::{Reason, Selection, by_priority, choose_for, lookup};
-use super::{Algorithm, Error, Interface, Variant};
+use super::select::{Reason, Selection, choose_for, lookup};
+use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant};
 use crate::hash_function::Registered;
 use core::marker::PhantomData;
+use crate::batch::{Costs, Ladder};
+use core::cell::UnsafeCell;
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
-use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, LaneKernel, MAX_LANES, State};
+use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
 pub(crate) trait Dispatch: Sync {
@@ -22,6 +25,10 @@ pub(crate) trait Dispatch: Sync {
     /// Installs `variant` (already checked to run on this CPU) for its interface, for the
     /// whole process.
     fn install(&self, variant: &'static Variant, reason: Reason);
+    /// The batch planner's costs now.
+    fn batch_costs(&self) -> BatchCosts;
+    /// The batch plan for messages of `lengths` bytes.
+    fn batch_plan(&self, lengths: &[usize]) -> BatchPlan;
 }
 
 /// The choice of one interface: the selection and, for a refused override, why.
@@ -56,15 +63,13 @@ pub struct Slot<A: Compression> {
     many: Point,
     /// Held by every writer of a choice (and of the kernel that caches it).
     lock: AtomicBool,
-    /// By lane count `w`: the variant a `w`-lane kernel hands the last messages of a batch
-    /// to ([`narrower`]), found on first use: 0 not looked up yet, [`NO_NARROWER`] none, else
-    /// its index in the registry plus 1.
-    narrower: [AtomicU8; MAX_LANES + 1],
+    /// The lane kernels the CPU runs, typed, found at the first batch call ([`ladder`]).
+    ladder: Published<Ladder<A>>,
+    /// The batch planner's costs once measured (or, with measuring off, estimated), with
+    /// whether they were measured ([`costs`]).
+    costs: Published<(Costs, bool)>,
     algorithm: PhantomData<fn() -> A>,
 }
-
-/// In [`Slot::narrower`]: no narrower kernel.
-const NO_NARROWER: u8 = u8::MAX;
 
 const VALID: u32 = 1 << 31;
 
@@ -82,7 +87,8 @@ impl<A: Registered> Slot<A> {
             single: Point::new(),
             many: Point::new(),
             lock: AtomicBool::new(false),
-            narrower: [const { AtomicU8::new(0) }; MAX_LANES + 1],
+            ladder: Published::new(),
+            costs: Published::new(),
             algorithm: PhantomData,
         }
     }
@@ -123,6 +129,7 @@ impl<A: Registered> Slot<A> {
         let variant = &A::ALGORITHM.variants()[(packed & 0xff) as usize];
         let reason = match (packed >> 8) & 0xff {
             2 => Reason::Env,
+            5 => Reason::Planned,
             3 => Reason::Forced,
             #[cfg(feature = "std")]
             4 => point
@@ -194,7 +201,32 @@ impl Drop for Guard<'_> {
 
 impl<A: Registered> Dispatch for Slot<A> {
     fn active(&self, interface: Interface) -> Selection {
-        self.selection(interface)
+        let selection = self.selection(interface);
+        if selection.reason == Reason::Planned {
+            // What the planner runs long batches on, by the costs it uses now.
+            let costs = crate::batch::audit::costs::<A>();
+            let bulk = costs
+                .kernels()
+                .min_by(|a, b| a.cost.per_block(a.lanes).total_cmp(&b.cost.per_block(b.lanes)))
+                .expect("the single-message kernel at least");
+            let variant = if bulk.lanes == 1 {
+                A::ALGORITHM
+                    .variant("serial")
+                    .expect("every algorithm has serial")
+            } else {
+                bulk.variant
+            };
+            return Selection { variant, reason: selection.reason };
+        }
+        selection
+    }
+
+    fn batch_costs(&self) -> BatchCosts {
+        crate::batch::audit::costs::<A>()
+    }
+
+    fn batch_plan(&self, lengths: &[usize]) -> BatchPlan {
+        crate::batch::audit::plan::<A>(lengths)
     }
 
     fn install(&self, variant: &'static Variant, reason: Reason) {
@@ -236,6 +268,7 @@ fn pack(variant: &Variant, reason: Reason) -> u32 {
         Reason::Env => 2,
         Reason::Forced => 3,
         Reason::EnvRejected(_) => 4,
+        Reason::Planned => 5,
     };
     VALID | code << 8 | variant.algorithm().index_of(variant) as u32
 }
@@ -269,39 +302,85 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
     kernel
 }
 
-/// The kernel a `width`-lane kernel of `A` hands the last messages of a batch to: the first
-/// available many-message variant with fewer lanes, in the default priority order. Looked up
-/// once per lane count (a search of the registry cost a small batch about 70 ns per
-/// hand-over); the answer depends only on the CPU and the registry, so racing lookups store
-/// the same.
-pub(crate) fn narrower<A: Registered>(width: usize) -> Option<LaneKernel<A>> {
-    let cell = &A::slot().narrower[width];
-    let code = match cell.load(Ordering::Relaxed) {
-        0 => {
-            let variants = A::ALGORITHM.variants();
-            let found = by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect())
-                .find(|v| lanes_of::<A>(v).is_some_and(|k| k.lanes < width));
-            let code = found.map_or(NO_NARROWER, |v| {
-                let index = variants.iter().position(|w| core::ptr::eq(w, v));
-                u8::try_from(index.expect("a variant of the registry") + 1)
-                    .expect("fewer than 255 variants per algorithm")
-            });
-            cell.store(code, Ordering::Relaxed);
-            code
+/// The lane kernels of `A` the CPU runs, found once per process and kept in the slot.
+pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
+    let cell = &A::slot().ladder;
+    loop {
+        if let Some(ladder) = cell.get_ref() {
+            return ladder;
         }
-        code => code,
-    };
-    (code != NO_NARROWER).then(|| {
-        lanes_of::<A>(&A::ALGORITHM.variants()[usize::from(code) - 1])
-            .expect("the cached hand-over is a lane kernel")
-    })
+        match cell.claim() {
+            Some(claim) => claim.publish(Ladder::of(A::ALGORITHM, CpuFeatures::detect())),
+            // Another thread is reading the registry (well under a microsecond).
+            None => core::hint::spin_loop(),
+        }
+    }
 }
 
-/// The lane kernel of `variant`, if it is one of `A`.
-fn lanes_of<A: Registered>(variant: &Variant) -> Option<LaneKernel<A>> {
-    match variant.declaration::<A>()?.kernel {
-        Kernel::Lanes(kernel) => Some(kernel),
-        _ => None,
+/// The single-message variant of `A` in use (probing first if nothing is installed yet).
+pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
+    A::slot().selection(Interface::Single).variant
+}
+
+/// Where the batch planner's costs of `A` are published once measured.
+pub(crate) fn costs<A: Registered>() -> &'static Published<(Costs, bool)> {
+    &A::slot().costs
+}
+
+/// A value published once and then copied out. Readers never wait: until it is published
+/// (while the one thread that claimed it computes it, perhaps for a while) they get `None`,
+/// and never a half-written value.
+pub(crate) struct Published<T> {
+    state: AtomicU8,
+    value: UnsafeCell<MaybeUninit<T>>,
+}
+
+// SAFETY: the value is written once, by the one thread holding the claim, before the Release
+// store that makes `get` read it; after that it is only read (copied).
+unsafe impl<T: Copy + Send + Sync> Sync for Published<T> {}
+
+/// The right to publish a [`Published`] value: one caller ever gets it.
+pub(crate) struct Claim<'a, T>(&'a Published<T>);
+
+impl<T: Copy> Published<T> {
+    const EMPTY: u8 = 0;
+    const CLAIMED: u8 = 1;
+    const READY: u8 = 2;
+
+    pub(crate) const fn new() -> Self {
+        Self {
+            state: AtomicU8::new(Self::EMPTY),
+            value: UnsafeCell::new(MaybeUninit::uninit()),
+        }
+    }
+
+    /// The value, once published.
+    #[inline]
+    pub(crate) fn get_ref(&self) -> Option<&T> {
+        if self.state.load(Ordering::Acquire) == Self::READY {
+            // SAFETY: READY is stored (Release) only after the value was written, and the value
+            // is never written again.
+            Some(unsafe { (*self.value.get()).assume_init_ref() })
+        } else {
+            None
+        }
+    }
+
+    /// The right to publish, for the first caller only.
+    pub(crate) fn claim(&self) -> Option<Claim<'_, T>> {
+        self.state
+            .compare_exchange(Self::EMPTY, Self::CLAIMED, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+            .then_some(Claim(self))
+    }
+}
+
+impl<T: Copy> Claim<'_, T> {
+    /// Publishes `value` for every later `get`.
+    pub(crate) fn publish(self, value: T) {
+        // SAFETY: only the one claim writes, and no reader reads before READY.
+        unsafe { (*self.0.value.get()).write(value) };
+        self.0.state.store(Published::<T>::READY, Ordering::Release);
     }
 }
 
@@ -403,28 +482,6 @@ mod tests {
         assert_eq!(named.name(), fast, "the later force wins");
     }
 
-    /// The hand-over is, for every lane count, the first available many-message variant in
-    /// priority order with fewer lanes: looked up (the counts no kernel has are looked up
-    /// here first), then read from the cache.
-    #[test]
-    fn narrower_kernels_are_the_first_with_fewer_lanes() {
-        fn check<A: Registered>() {
-            for width in 0..=MAX_LANES {
-                let expected = by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect())
-                    .filter_map(|v| lanes_of::<A>(v))
-                    .find(|k| k.lanes < width)
-                    .map(|k| (k.lanes, k.compress as usize));
-                for lookup in ["first", "cached"] {
-                    let found = narrower::<A>(width).map(|k| (k.lanes, k.compress as usize));
-                    assert_eq!(found, expected, "{} from {width} lanes, {lookup}", A::ID);
-                }
-            }
-        }
-        check::<multisha_contract::Sha1Compression>();
-        check::<multisha_contract::Sha256Compression>();
-        check::<multisha_contract::Sha512Compression>();
-    }
-
     #[test]
     fn force_refuses_every_variant_whose_feature_is_missing_and_changes_nothing() {
         let _turn = crate::tests::SERIAL
@@ -445,35 +502,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// On an Intel CPU SHA-256's batches start on the 16 AVX-512 lanes; elsewhere on four
-    /// SHA-NI streams. Without AVX-512 the Intel trait changes nothing. SHA-1's order is the
-    /// same on both.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn intel_puts_avx512_lanes_first_for_sha256_batches() {
-        use crate::engine::select::{choose, choose_many};
-        use multisha_contract::Feature;
-        let amd = CpuFeatures::from_names(&[
-            "sse2", "ssse3", "sse4.1", "sha", "avx2", "bmi1", "bmi2", "avx512f", "avx512bw",
-            "avx512vl",
-        ]);
-        let intel = amd.with(Feature::Intel);
-        let pick = |algorithm, cpu| choose_many(algorithm, cpu, None).variant.name();
-        assert_eq!(pick(Algorithm::Sha256, amd), "shani-x4");
-        assert_eq!(pick(Algorithm::Sha256, intel), "avx512-x16");
-        assert_eq!(
-            pick(Algorithm::Sha256, intel.without(Feature::Avx512f)),
-            "shani-x4"
-        );
-        assert_eq!(pick(Algorithm::Sha1, amd), "avx512-x16");
-        assert_eq!(pick(Algorithm::Sha1, intel), "avx512-x16");
-        // The single-message priority has no vendor rule.
-        assert_eq!(
-            choose(Algorithm::Sha256, intel, None).variant.name(),
-            "shani"
-        );
     }
 
     #[cfg(target_arch = "x86_64")]

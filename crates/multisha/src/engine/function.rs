@@ -56,8 +56,8 @@ fn digest_into<H: HashFunction>(data: &[u8], out: &mut [u8]) {
 
 fn digest_many_into<H: HashFunction>(messages: &[&[u8]], out: &mut [u8]) {
     let len = H::OUTPUT.len;
-    let mut digests = crate::many::Flat { bytes: out, len };
-    crate::many::hash_many::<H, _, _>(messages, &mut digests);
+    let mut digests = crate::batch::Flat { bytes: out, len };
+    crate::batch::hash_many::<H, _, _>(messages, &mut digests);
 }
 
 #[cfg(feature = "std")]

@@ -26,6 +26,7 @@ mod error;
 mod function;
 mod name_buf;
 mod pinned;
+mod plan;
 pub(crate) mod select;
 mod variant;
 
@@ -37,5 +38,6 @@ pub use function::Function;
 pub(crate) use function::FunctionInfo;
 pub use multisha_contract::{CpuFeatures, Feature, Schedule};
 pub use pinned::{Pinned, PinnedMany};
+pub use plan::{BatchCosts, BatchPlan, KernelCost, PlanStage, batch_costs, batch_plan};
 pub use select::{Reason, Selection, choose, choose_many, lookup};
 pub use variant::{Interface, Variant};

@@ -132,7 +132,7 @@ impl<H: HashFunction> PinnedMany<H> {
     /// # Panics
     /// If `messages` and `digests` differ in length.
     pub fn hash_many(&self, messages: &[&[u8]], digests: &mut [H::Digest]) {
-        crate::many::run::<H, _, _>(self.variant, true, messages, digests);
+        crate::batch::run_pinned::<H, _, _>(self.variant, messages, digests);
     }
 }
 

@@ -10,6 +10,9 @@ use multisha_contract::CpuFeatures;
 pub enum Reason {
     /// The default priority: the best variant the CPU can run.
     Priority,
+    /// Many messages: the batch planner chooses the kernels of each batch by their costs;
+    /// the variant named is the one it runs the bulk of long batches on.
+    Planned,
     /// Named by the environment variable ([`Algorithm::env_var`],
     /// [`Algorithm::env_var_many`]) at probe time.
     Env,
@@ -29,6 +32,9 @@ impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Priority => f.write_str("default priority (best variant the CPU runs)"),
+            Reason::Planned => f.write_str(
+                "planned per batch by kernel costs (this variant runs the bulk of long batches)",
+            ),
             Reason::Env => f.write_str("environment override"),
             Reason::Forced => f.write_str("forced by multisha::engine::force"),
             Reason::EnvRejected(error) => write!(
@@ -141,26 +147,44 @@ pub(crate) fn choose_for(
         },
         None => None,
     };
-    let variant = by_priority(algorithm, interface, features)
-        .next()
-        .expect("the portable variants run everywhere");
-    let reason = rejected.map_or(Reason::Priority, Reason::RequestRejected);
+    let variant = match interface {
+        Interface::Single => by_priority(algorithm, interface, features)
+            .next()
+            .expect("the portable variants run everywhere"),
+        Interface::Many => fastest_many(algorithm, features),
+    };
+    let reason = match (rejected, interface) {
+        (Some(error), _) => Reason::RequestRejected(error),
+        (None, Interface::Single) => Reason::Priority,
+        (None, Interface::Many) => Reason::Planned,
+    };
     Selection { variant, reason }
 }
 
-/// The variants of `interface` a CPU with `features` runs, in the default priority: first those
-/// ranked ahead on a trait of this CPU ([`Variant::ahead_on`]), then the registry's order.
+/// The variants of `interface` a CPU with `features` runs, in the registry's order.
 pub(crate) fn by_priority(
     algorithm: Algorithm,
     interface: Interface,
     features: CpuFeatures,
 ) -> impl Iterator<Item = &'static Variant> {
-    let runnable =
-        move |v: &&'static Variant| v.interface() == interface && v.is_available_on(features);
-    let ahead =
-        move |v: &&'static Variant| !v.ahead_on().is_empty() && features.contains(v.ahead_on());
-    let variants = algorithm.variants();
-    let first = variants.iter().filter(runnable).filter(ahead);
-    let rest = variants.iter().filter(runnable).filter(move |v| !ahead(v));
-    first.chain(rest)
+    algorithm
+        .variants()
+        .iter()
+        .filter(move |v| v.interface() == interface && v.is_available_on(features))
+}
+
+/// The many-message variant a CPU with `features` runs long batches on by the declared cost
+/// estimates: the least time per block with every lane busy (`serial` at the single-message
+/// variant's). The batch planner chooses per batch, from measured costs once it has them.
+fn fastest_many(algorithm: Algorithm, features: CpuFeatures) -> &'static Variant {
+    let single = by_priority(algorithm, Interface::Single, features)
+        .next()
+        .expect("the portable variants run everywhere");
+    let per_block = |v: &Variant| match v.lanes() {
+        1 => single.estimated_cost().step,
+        lanes => v.estimated_cost().per_block(lanes),
+    };
+    by_priority(algorithm, Interface::Many, features)
+        .min_by(|a, b| per_block(a).total_cmp(&per_block(b)))
+        .expect("serial runs everywhere")
 }

@@ -3,7 +3,7 @@
 use super::Algorithm;
 use core::any::Any;
 use core::fmt;
-use multisha_contract::{Compression, CpuFeatures, Declaration, Schedule};
+use multisha_contract::{Compression, Cost, CpuFeatures, Declaration, Schedule};
 
 /// Which of the engine's interfaces a variant serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -33,6 +33,7 @@ pub(crate) trait Declared: Any + Sync {
     fn kernel_address(&self) -> usize;
     fn lanes(&self) -> usize;
     fn is_many(&self) -> bool;
+    fn cost(&self) -> Cost;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -58,6 +59,9 @@ impl<A: Compression> Declared for Declaration<A> {
     fn is_many(&self) -> bool {
         self.kernel.is_many()
     }
+    fn cost(&self) -> Cost {
+        self.cost
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -67,27 +71,20 @@ impl<A: Compression> Declared for Declaration<A> {
 pub struct Variant {
     algorithm: Algorithm,
     declaration: &'static dyn Declared,
-    ahead_on: CpuFeatures,
 }
 
 impl Variant {
-    pub(crate) const fn new(
-        algorithm: Algorithm,
-        declaration: &'static dyn Declared,
-        ahead_on: CpuFeatures,
-    ) -> Self {
+    pub(crate) const fn new(algorithm: Algorithm, declaration: &'static dyn Declared) -> Self {
         Self {
             algorithm,
             declaration,
-            ahead_on,
         }
     }
 
-    /// The CPU traits (such as [`Feature::Intel`](multisha_contract::Feature::Intel)) on which
-    /// the default priority tries this variant before those listed ahead of it; empty for
-    /// most. The registry says why for each.
-    pub fn ahead_on(&self) -> CpuFeatures {
-        self.ahead_on
+    /// Its declared cost estimate, which the batch planner uses until it has measured the
+    /// kernel on the running CPU (zero for `serial`, which runs the single-message kernel).
+    pub fn estimated_cost(&self) -> Cost {
+        self.declaration.cost()
     }
 
     /// The public name, used by the overrides (`MULTISHA_SHA256=unroll8`,

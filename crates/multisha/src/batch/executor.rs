@@ -1,4 +1,4 @@
-//! The batch paths: many messages per call (`sha256_many`, `sha256_pairs`), one lane scheduler
+//! The lane executor: runs a batch as a [`Plan`] says, stage after stage, one lane scheduler
 //! shared by every multi-lane kernel.
 //!
 //! * Each lane compresses one message: its whole blocks straight from the input, then its
@@ -7,9 +7,12 @@
 //!   busy lane has left in its current segment (data or tail); a lane that finishes is refilled
 //!   with the next message at once (as Intel's ISA-L lane managers do), so ragged lengths cost
 //!   no more than their blocks.
-//! * Messages are taken longest first within windows of [`WINDOW`], so the lanes run similar
-//!   lengths side by side and the batch ends with short messages. A window whose messages are
-//!   already in that order (equal lengths) is not sorted.
+//! * Messages are taken longest first within windows of [`WINDOW`] (the last window ends at
+//!   the batch's end), so the lanes run similar lengths side by side and the batch ends with
+//!   short messages. A window whose messages are already in that order (equal lengths) is not
+//!   sorted.
+//! * Each stage of the plan takes the next messages in that order and runs them to the end:
+//!   on a lane kernel, or one by one through the single-message kernel.
 //! * Equal lengths (the common batch: 32-byte keys, 64-byte Merkle nodes, fixed-size chunks)
 //!   skip the per-lane bookkeeping: when no lane is busy and the next messages of the window
 //!   are of one length, a whole group of them runs side by side, data in one call, tails in
@@ -19,66 +22,24 @@
 //!   schedule is expanded once and the kernel's constant entry runs the rounds alone; only when
 //!   enough messages are left to pay for the expansion.
 //! * Idle lanes (no message left) repeat a busy lane's input; their results are dropped.
-//! * The last messages of a batch (fewer than twice the lanes), when they are long (2 KiB and
-//!   up: [`MIN_ROTATION_BLOCKS`]), are all started at once, those beyond the lanes
-//!   parked in the next slots, and the lanes rotate among them longest remaining first, so
-//!   they end together: 5 messages of 4 KiB on 4 lanes take 1.25 times one message's blocks
-//!   instead of 2 ([`Batch::rotate`]). Shorter ones run on the lanes as they come.
-//! * Unless a variant was named (forced or by the environment), once what is left (in progress
-//!   and waiting) fits in half the lanes, it moves on to the next narrower kernel the CPU runs
-//!   (16 lanes of AVX-512 to 4 of SHA-NI, ...), messages not started yet starting there, and a
-//!   last single message to the single-message kernel. Short last messages (under 3 blocks on
-//!   average: [`average_pays`]) go to the single-message kernel instead of narrower lanes, and
-//!   a batch that would leave its first kernel at once starts on the narrower one, or one
-//!   message after the other, before any lane is set up. A batch of one message goes to the
-//!   single-message kernel directly, and so does a batch too small for the lanes to win back
-//!   their set-up (under 16 blocks, or under 24 when its messages average fewer than 4:
-//!   [`lanes_pay`]).
+//! * The last messages of a stage (fewer than twice the lanes), when they are long (2 KiB and
+//!   up: [`MIN_ROTATION_BLOCKS`]), are all started at once, those beyond the lanes parked in
+//!   the next slots, and the lanes rotate among them longest remaining first, so they end
+//!   together: 5 messages of 4 KiB on 4 lanes take 1.25 times one message's blocks instead of
+//!   2 ([`Batch::rotate`]). Shorter ones run on the lanes as they come.
 //! * The lanes' states and tails ([`LaneBuffers`]) and the kernels' transposed schedule are
 //!   message data: each is wiped once per batch call (a tail buffer is overwritten, not wiped,
 //!   between messages), the lane buffers only in the slots the batch used.
-//!
-//! The many-message variants are tried in the registry's order (`algorithms.rs`), the same for
-//! every message length. Measured on AMD Zen 4 (`cargo xtask report --algo sha256` / `sha1`,
-//! batch section, MB/s with this scheduler): SHA-256's `shani-x4` leads `avx512-x16` from
-//! 32-byte messages on (1264 vs 1163 at 32 B, 3930 vs 3346 at 1 KiB: Zen 4 runs AVX-512 as two
-//! 256-bit halves), and SHA-1's `avx512-x16` leads `shani-x4` at every length (1753 vs 1488,
-//! 6255 vs 4919). No order per CPU family: nothing measured or published here says where
-//! Intel's full-width AVX-512 lands.
 
-use crate::engine::dispatch;
-use crate::engine::{Reason, Variant};
+use super::io::{Digests, Messages};
+use super::kernels::Ladder;
+use super::planner::{Plan, Runner};
+use super::shape::{WINDOW, window_of};
 use crate::hash_function::HashFunction;
 use multisha_contract::{
-    BlockBytes, Compression, Kernel, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, WorkspaceBuffer,
+    BlockBytes, Compression, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, WorkspaceBuffer,
     pad_into, write_digest,
 };
-
-/// Messages taken longest first from windows of this many.
-const WINDOW: usize = 64;
-
-/// Whether the lanes win back their set-up (slots, tails, hand-overs) on a batch of `count`
-/// messages of `blocks` blocks in all (padding included); the dispatched plan hashes smaller
-/// batches one message after the other (a forced variant still runs every batch). Measured on
-/// Zen 4 with SHA-256, lanes time / one-shot loop time: 4 x 64 B 1.45, 8 x 64 B 1.06, 10 x 64 B
-/// 1.22, 12 x 64 B 0.93, 16 x 32 B 1.18, 32 x 32 B 0.98, 6 x 128 B 1.39, 8 x 128 B 0.87,
-/// 2 x 512 B 0.81, 4 x 256 B 0.83: short messages need more blocks than long ones.
-fn lanes_pay(count: usize, blocks: usize) -> bool {
-    blocks >= MIN_LANE_BLOCKS
-        && (blocks >= MIN_SHORT_LANE_BLOCKS || blocks >= SHORT_MESSAGE_BLOCKS * count)
-}
-
-/// Fewer blocks than this in a batch: one message after the other.
-const MIN_LANE_BLOCKS: usize = 16;
-/// Fewer blocks than this in a batch of short messages (under [`SHORT_MESSAGE_BLOCKS`] on
-/// average): one message after the other.
-const MIN_SHORT_LANE_BLOCKS: usize = 24;
-/// Messages of fewer blocks than this on average are short: a batch of them needs
-/// [`MIN_SHORT_LANE_BLOCKS`].
-const SHORT_MESSAGE_BLOCKS: usize = 4;
-/// The last messages of a batch go to narrower lanes only when they average this many blocks
-/// or more ([`average_pays`]).
-const MIN_HANDOVER_BLOCKS: usize = 3;
 
 /// The last messages of a batch share the lanes by rotation ([`Batch::rotate`]) only when the
 /// next to start has at least this many blocks; shorter ones run on the lanes as they come and
@@ -89,185 +50,48 @@ const MIN_HANDOVER_BLOCKS: usize = 3;
 /// and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03, 6 x 2 KiB 2.12 and 1.96.
 const MIN_ROTATION_BLOCKS: usize = 32;
 
-/// The messages of a batch, by index (a slice of slices, or of fixed-size nodes).
-pub(crate) trait Messages {
-    /// How many.
-    fn count(&self) -> usize;
-    /// The `i`-th.
-    fn get(&self, i: usize) -> &[u8];
-}
-
-impl Messages for [&[u8]] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn get(&self, i: usize) -> &[u8] {
-        self[i]
-    }
-}
-
-impl<const N: usize> Messages for [[u8; N]] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn get(&self, i: usize) -> &[u8] {
-        &self[i]
-    }
-}
-
-/// Where the digests of a batch go, by index.
-pub(crate) trait Digests {
-    /// How many.
-    fn count(&self) -> usize;
-    /// The `i`-th digest's bytes.
-    fn slot(&mut self, i: usize) -> &mut [u8];
-}
-
-impl<D: AsMut<[u8]>> Digests for [D] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn slot(&mut self, i: usize) -> &mut [u8] {
-        self[i].as_mut()
-    }
-}
-
-/// Digests laid end to end in one buffer.
-pub(crate) struct Flat<'a> {
-    pub(crate) bytes: &'a mut [u8],
-    pub(crate) len: usize,
-}
-
-impl Digests for Flat<'_> {
-    fn count(&self) -> usize {
-        self.bytes.len() / self.len
-    }
-    fn slot(&mut self, i: usize) -> &mut [u8] {
-        &mut self.bytes[i * self.len..(i + 1) * self.len]
-    }
-}
-
-/// The digests of `messages` into `digests`, as hash function `H`, with the dispatched
-/// many-message variant.
+/// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
+/// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.
 ///
-/// # Panics
-/// If `messages` and `digests` differ in length.
-pub(crate) fn hash_many<H, M, D>(messages: &M, digests: &mut D)
-where
+/// # Safety
+/// Every kernel must run on this CPU (they come from the dispatcher or a pinned variant, which
+/// check).
+pub(crate) unsafe fn execute<H, M, D>(
+    plan: &Plan,
+    ladder: &Ladder<H::Compression>,
+    single: KernelFn<H::Compression>,
+    messages: &M,
+    digests: &mut D,
+) where
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    let selection = dispatch::many::<H::Compression>();
-    // A variant asked for by name (force, the environment) runs every batch to the end, so
-    // what is tested or measured is that kernel alone.
-    let alone = matches!(selection.reason, Reason::Forced | Reason::Env);
-    if !alone
-        && messages.count() == digests.count()
-        && !lanes_pay(
-            messages.count(),
-            blocks_up_to::<H::Compression, M>(messages, MIN_SHORT_LANE_BLOCKS),
-        )
-    {
-        // A few short messages: the lanes would not win back their set-up.
-        return serial::<H, M, D>(dispatch::current::<H::Compression>(), messages, digests);
-    }
-    run::<H, M, D>(selection.variant, alone, messages, digests);
-}
-
-/// Runs the batch on `variant` (a many-message variant of `H`'s algorithm that the CPU runs);
-/// `alone` keeps it from handing the last messages to narrower kernels.
-///
-/// # Panics
-/// If `messages` and `digests` differ in length.
-pub(crate) fn run<H, M, D>(variant: &'static Variant, alone: bool, messages: &M, digests: &mut D)
-where
-    H: HashFunction,
-    M: Messages + ?Sized,
-    D: Digests + ?Sized,
-{
-    assert_eq!(
-        messages.count(),
-        digests.count(),
-        "{} of {} messages into {} digests: the lengths must be equal",
-        H::OUTPUT.name,
-        messages.count(),
-        digests.count()
-    );
-    if messages.count() == 0 {
-        return;
-    }
-    let single = dispatch::current::<H::Compression>();
-    if messages.count() == 1 && !alone {
-        // What the lanes would hand to the single-message kernel anyway, without setting them
-        // up.
+    debug_assert_eq!(plan.stages().map(|s| s.count).sum::<usize>(), messages.count());
+    if plan.stages().all(|stage| stage.runner == Runner::Single) {
+        // No lane buffers to set up or wipe.
         return serial::<H, M, D>(single, messages, digests);
     }
-    let declaration = variant
-        .declaration::<H::Compression>()
-        .expect("a many-message variant of this algorithm");
-    match declaration.kernel {
-        Kernel::Lanes(mut kernel) => {
-            // The levels a batch would leave at once (it fits in half their lanes) are
-            // skipped before the lanes are set up, with the check each hand-over makes.
-            while !alone && 2 * messages.count() <= kernel.lanes {
-                let lens = (0..messages.count()).map(|i| messages.get(i).len());
-                match dispatch::narrower::<H::Compression>(kernel.lanes) {
-                    Some(next) if average_pays::<H::Compression>(0, messages.count(), lens) => {
-                        kernel = next;
-                    }
-                    _ => return serial::<H, M, D>(single, messages, digests),
+    let mut batch = Batch::<H, M, D>::new(messages, digests);
+    for stage in plan.stages() {
+        batch.limit += stage.count;
+        match stage.runner {
+            Runner::Lanes(k) => batch.run_level(ladder.kernel(k)),
+            Runner::Single => {
+                while let Some(index) = batch.next_job() {
+                    // SAFETY: the single-message kernel comes from the dispatcher, which checks
+                    // the CPU.
+                    let digest = unsafe { crate::oneshot::hash::<H>(single, messages.get(index)) };
+                    put::<H, D>(batch.digests, index, &digest);
                 }
             }
-            let mut batch = Batch::<H, M, D>::new(messages, digests);
-            batch.run(kernel, (!alone).then_some(single));
-            batch.wipe();
         }
-        Kernel::Serial => serial::<H, M, D>(single, messages, digests),
-        Kernel::Single(_) => unreachable!("the many-message choice is a many-message variant"),
     }
-}
-
-/// The blocks hashing `messages` takes, padding included, counted up to `cap`.
-fn blocks_up_to<A: Compression, M: Messages + ?Sized>(messages: &M, cap: usize) -> usize {
-    add_blocks_up_to::<A>(0, (0..messages.count()).map(|i| messages.get(i).len()), cap)
-}
-
-/// `blocks` plus the blocks that messages of `lens` bytes take, padding included, counted up
-/// to `cap`.
-fn add_blocks_up_to<A: Compression>(
-    mut blocks: usize,
-    lens: impl Iterator<Item = usize>,
-    cap: usize,
-) -> usize {
-    for len in lens {
-        if blocks >= cap {
-            break;
-        }
-        // The whole blocks, then the tail, its `0x80` byte and the length field.
-        blocks += (len + A::LENGTH_BYTES) / A::Block::LEN + 1;
-    }
-    blocks.min(cap)
-}
-
-/// Whether `count` messages, `blocks` blocks of them in progress and the rest of `lens` bytes
-/// not started, are worth narrower lanes: only when they average [`MIN_HANDOVER_BLOCKS`]
-/// blocks or more (padding included), else they go one after the other. Measured on Zen 4,
-/// one-shot loop against the narrower kernel alone: 8 SHA-1 messages of 32 bytes 212 ns
-/// against 340 on `shani-x4`, 4 of 64 bytes 200 against 246 on `shani-x2`, 8 of 128 bytes
-/// (3 blocks) about even (`shani-x4` 1.03 times as fast); 4 SHA-256 messages of 256 bytes 665
-/// against 505 on `shani-x2`.
-fn average_pays<A: Compression>(
-    blocks: usize,
-    count: usize,
-    lens: impl Iterator<Item = usize>,
-) -> bool {
-    let enough = MIN_HANDOVER_BLOCKS * count;
-    add_blocks_up_to::<A>(blocks, lens, enough) >= enough
+    batch.wipe();
 }
 
 /// One message after the other through the single-message kernel.
-fn serial<H, M, D>(single: KernelFn<H::Compression>, messages: &M, digests: &mut D)
+pub(crate) fn serial<H, M, D>(single: KernelFn<H::Compression>, messages: &M, digests: &mut D)
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -380,6 +204,9 @@ struct Batch<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> {
     window_equal: bool,
     /// The first index not yet in a window.
     next: usize,
+    /// How many messages were started, and how many the stages so far may start.
+    started: usize,
+    limit: usize,
     /// The expanded schedule of the padding block of `schedule_for`-byte messages (a multiple
     /// of the block size), for the kernels' constant entry.
     schedule: [Word<H>; 80],
@@ -406,6 +233,8 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             window_taken: 0,
             window_equal: false,
             next: 0,
+            started: 0,
+            limit: 0,
             schedule: [Word::<H>::default(); 80],
             schedule_for: None,
         }
@@ -420,7 +249,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         if self.next == count {
             return false;
         }
-        let (start, end) = (self.next, count.min(self.next + WINDOW));
+        let (start, end) = window_of(self.next, count);
         let messages = self.messages;
         let mut in_order = true;
         let (mut shortest, mut previous) = (usize::MAX, usize::MAX);
@@ -453,13 +282,15 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
     }
 
-    /// The next message to start, longest first within its window.
+    /// The next message to start, longest first within its window, if the stage may start
+    /// one.
     fn next_job(&mut self) -> Option<usize> {
-        if !self.refill() {
+        if self.started == self.limit || !self.refill() {
             return None;
         }
         let job = self.window_at(self.window_taken);
         self.window_taken += 1;
+        self.started += 1;
         Some(job)
     }
 
@@ -467,29 +298,15 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     /// bookkeeping: the next message to start (the longest waiting in its window) has at least
     /// [`MIN_ROTATION_BLOCKS`] blocks.
     fn rotation_pays(&mut self) -> bool {
-        self.refill()
+        self.waiting() > 0
+            && self.refill()
             && self.messages.get(self.window_at(self.window_taken)).len()
                 >= MIN_ROTATION_BLOCKS * <Block<H> as BlockBytes>::LEN
     }
 
-    /// Whether what is left (in progress and waiting) is worth narrower lanes
-    /// ([`average_pays`]). Out of line: inlined, it moved `run`'s code and cost SHA-256
-    /// batches that never hand over 2-4% (code placement).
-    #[inline(never)]
-    fn rest_pays(&mut self) -> bool {
-        let count = self.busy.count_ones() as usize + self.waiting();
-        let in_progress = slots(self.busy).map(|i| self.jobs[i].remaining()).sum();
-        let messages = self.messages;
-        let window = (self.window_taken..self.window_len).map(|k| self.window_at(k));
-        let lens = window
-            .chain(self.next..messages.count())
-            .map(|index| messages.get(index).len());
-        average_pays::<H::Compression>(in_progress, count, lens)
-    }
-
-    /// How many messages are not started yet.
+    /// How many messages the stage may still start.
     fn waiting(&self) -> usize {
-        self.window_len - self.window_taken + self.messages.count() - self.next
+        self.limit - self.started
     }
 
     /// Starts message `index` in free slot `i`.
@@ -550,58 +367,6 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         self.buffers
             .wipe_first((u32::BITS - self.touched.leading_zeros()) as usize);
         self.workspace.wipe();
-    }
-
-    /// Every message through `kernel`, then, with `single` (unless the variant runs alone),
-    /// narrower kernels for the last messages and the single-message kernel for a last lone
-    /// one.
-    fn run(
-        &mut self,
-        mut kernel: LaneKernel<H::Compression>,
-        single: Option<KernelFn<H::Compression>>,
-    ) {
-        loop {
-            self.run_level(kernel, single.is_some());
-            if self.busy == 0 && self.waiting() == 0 {
-                return;
-            }
-            if !self.rest_pays() {
-                break;
-            }
-            match dispatch::narrower::<H::Compression>(kernel.lanes) {
-                Some(next) => kernel = next,
-                None => break,
-            }
-        }
-        // What is left (at most half of the narrowest kernel's lanes) goes through the
-        // single-message kernel: messages in progress, then any not started.
-        let single = single.expect("a kernel that runs alone runs every message to the end");
-        for i in slots(self.busy) {
-            let mut w = <H::Compression as Compression>::Workspace::default();
-            if !self.jobs[i].tail_built {
-                self.build_tail(i);
-            }
-            let job = self.jobs[i];
-            let state = &mut self.buffers.states[i];
-            let tail =
-                &self.buffers.tails[i][usize::from(job.tail_done)..usize::from(job.tail_len)];
-            // SAFETY: the single-message kernel comes from the dispatcher, which checks the
-            // CPU.
-            unsafe {
-                if !job.data.is_empty() {
-                    single(state, job.data, &mut w);
-                }
-                single(state, tail, &mut w);
-            }
-            w.wipe();
-            self.finish(i);
-        }
-        // And what was handed over before it started.
-        while let Some(index) = self.next_job() {
-            // SAFETY: as above.
-            let digest = unsafe { crate::oneshot::hash::<H>(single, self.messages.get(index)) };
-            put::<H, D>(self.digests, index, &digest);
-        }
     }
 
     /// Fills the free lanes of a `width`-lane kernel: with messages parked beyond its lanes
@@ -671,10 +436,8 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
     }
 
-    /// Runs `kernel` until every message is done, or, when `handoff` (a narrower kernel or the
-    /// single-message one follows), until what is left (busy and waiting) fits in half the
-    /// lanes.
-    fn run_level(&mut self, kernel: LaneKernel<H::Compression>, handoff: bool) {
+    /// Runs `kernel` until every message the stage may start is done.
+    fn run_level(&mut self, kernel: LaneKernel<H::Compression>) {
         let width = kernel.lanes;
         assert!(
             (2..=MAX_LANES).contains(&width),
@@ -682,12 +445,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         );
         let lanes = first_slots(width);
         loop {
-            // Handed over before the messages that would fit start here: a narrower kernel
-            // finds them waiting, as a group if they are of one length.
             let busy = self.busy.count_ones() as usize;
-            if handoff && 2 * (busy + self.waiting()) <= width {
-                return;
-            }
             // Every call writes every lane's state, idle lanes' too.
             self.touched |= lanes;
             if busy == 0 && self.group_ready(width) {
@@ -771,6 +529,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     /// group with them.
     fn group_ready(&mut self, width: usize) -> bool {
         if !matches!(width, 2 | 4 | 8 | 16)
+            || self.waiting() < width
             || !self.refill()
             || !self.window_equal
             || self.window_len - self.window_taken < width
@@ -792,6 +551,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         let taken = self.window_taken;
         let group: [usize; W] = core::array::from_fn(|l| self.window_at(taken + l));
         self.window_taken += W;
+        self.started += W;
         let len = messages.get(group[0]).len();
         let mut inputs: [&[Block<H>]; W] =
             core::array::from_fn(|l| Block::<H>::split(messages.get(group[l])).0);
@@ -867,109 +627,31 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
 
 #[cfg(test)]
 mod tests {
-    //! The scheduler's own paths, beyond the crate-wide batch tests (ragged lengths): groups of
-    //! equal lengths, rotation of the last messages, windows that change shape, hand-offs that
-    //! leave messages parked beyond a narrower kernel's lanes.
+    //! The executor's own paths, beyond the crate-wide batch tests (ragged lengths): groups of
+    //! equal lengths, rotation of the last messages, windows that change shape, stages that
+    //! start where the last one ended; every plan shape and every variant alone.
     use super::*;
-    use crate::engine::Interface;
     use crate::{Sha1, Sha224, Sha256};
     use std::format;
     use std::vec::Vec;
 
-    #[test]
-    fn block_counts_include_the_padding() {
-        use multisha_contract::{Sha256Compression, Sha512Compression};
-        let data = [0u8; 300];
-        let blocks = |lens: &[usize]| {
-            let messages: Vec<&[u8]> = lens.iter().map(|&n| &data[..n]).collect();
-            blocks_up_to::<Sha256Compression, _>(&messages[..], 100)
-        };
-        // 0..=55 bytes: one block; 56..=119: two (the length field no longer fits); 128: three.
-        assert_eq!(blocks(&[0]), 1);
-        assert_eq!(blocks(&[55]), 1);
-        assert_eq!(blocks(&[56]), 2);
-        assert_eq!(blocks(&[64, 119, 128]), 2 + 2 + 3);
-        assert_eq!(blocks(&[]), 0);
-        let messages: [&[u8]; 3] = [&data[..111], &data[..112], &data[..300]];
-        assert_eq!(blocks_up_to::<Sha512Compression, _>(&messages[..1], 100), 1);
-        assert_eq!(
-            blocks_up_to::<Sha512Compression, _>(&messages[1..2], 100),
-            2
-        );
-        // Counting stops at the cap.
-        assert_eq!(blocks_up_to::<Sha512Compression, _>(&messages[..], 3), 3);
-    }
-
-    #[test]
-    fn small_batches_of_short_messages_go_one_by_one() {
-        // (count, bytes each, lanes?): the shapes measured for `lanes_pay`.
-        let shapes = [
-            (2, 64, false),
-            (4, 64, false),
-            (8, 64, false),
-            (10, 64, false),
-            (12, 64, true),
-            (16, 32, false),
-            (32, 32, true),
-            (6, 128, false),
-            (8, 128, true),
-            (2, 512, true),
-            (4, 256, true),
-            (3, 256, false),
-        ];
-        for (count, len, lanes) in shapes {
-            let blocks = count * ((len + 8) / 64 + 1);
-            assert_eq!(lanes_pay(count, blocks), lanes, "{count} x {len} B");
-        }
-    }
-
-    #[test]
-    fn short_last_messages_go_one_by_one() {
-        use multisha_contract::Sha256Compression;
-        // (blocks left of the messages in progress, how many messages in all, the bytes of
-        // those not started, narrower lanes?): they must average 3 blocks, padding included.
-        let cases: [(usize, usize, &[usize], bool); 8] = [
-            (0, 8, &[32; 8], false),
-            (0, 4, &[64; 4], false),
-            (0, 2, &[100; 2], false),
-            (0, 2, &[120; 2], true),
-            (0, 1, &[200], true),
-            (0, 4, &[128; 4], true),
-            (5, 2, &[0], true),
-            (4, 2, &[0], false),
-        ];
-        for (in_progress, count, lens, lanes) in cases {
-            assert_eq!(
-                average_pays::<Sha256Compression>(in_progress, count, lens.iter().copied()),
-                lanes,
-                "{count} messages: {in_progress} blocks in progress, then {lens:?} bytes"
-            );
-        }
-    }
-
-    /// Every many-message variant this CPU runs, alone and as the dispatcher's plan, against
-    /// the one-shot function.
+    /// Every many-message variant this CPU runs alone, and every plan shape, against the
+    /// one-shot function.
     fn check<H: HashFunction>(label: &str, messages: &[&[u8]]) {
-        for variant in H::algorithm()
-            .variants()
-            .iter()
-            .filter(|v| v.is_available() && v.interface() == Interface::Many)
-        {
-            for alone in [true, false] {
-                let mut digests = std::vec![H::ZERO; messages.len()];
-                run::<H, _, _>(variant, alone, messages, &mut digests[..]);
-                for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
-                    assert_eq!(
-                        digest.as_ref(),
-                        H::oneshot(message).as_ref(),
-                        "{} on {variant} (alone: {alone}), {label}: message {i} of {} ({} bytes)",
-                        H::OUTPUT.name,
-                        messages.len(),
-                        message.len()
-                    );
-                }
+        let check = |how: &str, digests: &[H::Digest]| {
+            for (i, (message, digest)) in messages.iter().zip(digests).enumerate() {
+                assert_eq!(
+                    digest.as_ref(),
+                    H::oneshot(message).as_ref(),
+                    "{} {how}, {label}: message {i} of {} ({} bytes)",
+                    H::OUTPUT.name,
+                    messages.len(),
+                    message.len()
+                );
             }
-        }
+        };
+        crate::batch::for_every_variant::<H>(messages, check);
+        crate::batch::for_every_plan::<H>(messages, check);
     }
 
     fn data() -> Vec<u8> {

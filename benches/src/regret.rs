@@ -1,0 +1,205 @@
+//! The batch planner's regret: for a grid of batch shapes, the dispatched batch function's
+//! time against the best single choice (every many-message variant pinned alone, and one
+//! message after the other through the one-shot function), all in one process, interleaved
+//! rounds (the order rotating each round), medians.
+
+use crate::batch::{BatchContender, batch_contenders};
+use crate::contenders::Kind;
+use multisha::HashFunction;
+use multisha::engine::Algorithm;
+use std::time::Instant;
+
+/// One batch shape of the grid: its label and its message lengths.
+#[derive(Debug, Clone)]
+pub struct RegretShape {
+    /// `7 x 4 KiB`, `13 mixed 0-8 KiB`.
+    pub label: String,
+    /// The message lengths in bytes.
+    pub lengths: Vec<usize>,
+}
+
+/// The grid: counts 1-300 by lengths 32 B-16 KiB, and mixed lengths 0-8 KiB; `quick` keeps a
+/// third of it (the counts and lengths where plans change most).
+pub fn regret_shapes(quick: bool) -> Vec<RegretShape> {
+    let counts: &[usize] = if quick {
+        &[2, 3, 5, 7, 9, 17, 24, 100]
+    } else {
+        &[1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 24, 33, 64, 100, 300]
+    };
+    let lengths: &[usize] = if quick {
+        &[32, 300, 4096]
+    } else {
+        &[32, 64, 300, 1024, 4096, 16384]
+    };
+    let mut shapes = Vec::new();
+    for &len in lengths {
+        for &count in counts {
+            if count * len > 8 << 20 {
+                continue;
+            }
+            shapes.push(RegretShape {
+                label: format!("{count} x {}", crate::size_label(len)),
+                lengths: vec![len; count],
+            });
+        }
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mixed: &[usize] = if quick { &[13, 64] } else { &[3, 7, 13, 64, 300] };
+    for &count in mixed {
+        shapes.push(RegretShape {
+            label: format!("{count} mixed 0-8 KiB"),
+            lengths: (0..count).map(|_| (next(&mut seed) % 8193) as usize).collect(),
+        });
+    }
+    shapes
+}
+
+/// xorshift64*.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed >> 12;
+    *seed ^= *seed << 25;
+    *seed ^= *seed >> 27;
+    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+/// One row of the regret table: nanoseconds per batch call, medians.
+#[derive(Debug, Clone)]
+pub struct RegretRow {
+    /// The shape's label.
+    pub label: String,
+    /// How many messages, and their bytes in all.
+    pub count: usize,
+    /// Bytes in all.
+    pub bytes: usize,
+    /// The dispatched batch function.
+    pub dispatched: f64,
+    /// The fastest single choice: its name and time.
+    pub best: (String, f64),
+    /// One message after the other through the one-shot function.
+    pub one_by_one: f64,
+    /// The plan the dispatched function ran, in words.
+    pub plan: String,
+}
+
+impl RegretRow {
+    /// Dispatched time / the best single choice's (1.0: the planner chose as well as the best
+    /// choice made knowing the answer).
+    pub fn regret(&self) -> f64 {
+        self.dispatched / self.best.1
+    }
+
+    /// Dispatched time / one by one.
+    pub fn against_one_by_one(&self) -> f64 {
+        self.dispatched / self.one_by_one
+    }
+}
+
+/// Measures every shape of `shapes` for `algorithm`'s main hash function: `rounds` rounds,
+/// each sample at least `sample_ns` long.
+pub fn measure_regret(
+    algorithm: Algorithm,
+    shapes: &[RegretShape],
+    rounds: usize,
+    sample_ns: f64,
+) -> Vec<RegretRow> {
+    let contenders: Vec<BatchContender> = batch_contenders(algorithm)
+        .into_iter()
+        .filter(|c| c.kind() != Kind::Peer)
+        .chain(one_by_one(algorithm))
+        .collect();
+    assert!(
+        contenders.len() >= 3,
+        "{algorithm}: the dispatched function, a variant and one by one"
+    );
+    let data: Vec<u8> = {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        (0..(16 << 10) + 4096).map(|_| next(&mut seed) as u8).collect()
+    };
+    let mut rows = Vec::new();
+    for shape in shapes {
+        // Each message its own bytes: offsets that differ.
+        let messages: Vec<&[u8]> = shape
+            .lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| &data[(i * 61) % 4096..][..len])
+            .collect();
+        let digest_len = contenders[0].digest_len();
+        let mut out = vec![0u8; messages.len() * digest_len];
+        let time = |c: &BatchContender, out: &mut [u8], iterations: usize| {
+            let start = Instant::now();
+            for _ in 0..iterations {
+                c.run(&messages, out);
+            }
+            start.elapsed().as_nanos() as f64 / iterations as f64
+        };
+        let iterations: Vec<usize> = contenders
+            .iter()
+            .map(|c| {
+                let once = time(c, &mut out, 1).max(1.0);
+                ((sample_ns / once).ceil() as usize).clamp(1, 1 << 20)
+            })
+            .collect();
+        let mut samples = vec![Vec::with_capacity(rounds); contenders.len()];
+        for round in 0..rounds {
+            for k in 0..contenders.len() {
+                let i = (k + round) % contenders.len();
+                samples[i].push(time(&contenders[i], &mut out, iterations[i]));
+            }
+        }
+        let medians: Vec<f64> = samples.into_iter().map(median).collect();
+        let dispatched = contenders
+            .iter()
+            .position(|c| c.kind() == Kind::Dispatched)
+            .expect("the dispatched contender");
+        let (best, &best_ns) = medians
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != dispatched)
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .expect("single choices");
+        rows.push(RegretRow {
+            label: shape.label.clone(),
+            count: shape.lengths.len(),
+            bytes: shape.lengths.iter().sum(),
+            dispatched: medians[dispatched],
+            best: (contenders[best].name().to_string(), best_ns),
+            one_by_one: *medians.last().expect("one by one"),
+            plan: multisha::engine::batch_plan(algorithm, &shape.lengths).to_string(),
+        });
+    }
+    rows
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// The one-shot function of `algorithm`'s main hash function in a loop.
+fn one_by_one(algorithm: Algorithm) -> Option<BatchContender> {
+    if algorithm == Algorithm::Sha1 {
+        Some(loop_of::<multisha::Sha1>())
+    } else if algorithm == Algorithm::Sha256 {
+        Some(loop_of::<multisha::Sha256>())
+    } else if algorithm == Algorithm::Sha512 {
+        Some(loop_of::<multisha::Sha512>())
+    } else {
+        None
+    }
+}
+
+fn loop_of<H: HashFunction>() -> BatchContender {
+    let len = H::OUTPUT.len;
+    BatchContender::new(
+        "one-by-one",
+        Kind::Variant,
+        len,
+        "the one-shot function in a loop",
+        Box::new(move |messages, out| {
+            for (message, chunk) in messages.iter().zip(out.chunks_exact_mut(len)) {
+                chunk.copy_from_slice(H::oneshot(message).as_ref());
+            }
+        }),
+    )
+}

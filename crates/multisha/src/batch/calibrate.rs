@@ -1,0 +1,202 @@
+//! The planner's costs measured on the running CPU, once per process and compression function,
+//! at its first batch call, the way Linux times its RAID-6 routines at boot and FFTW's planner
+//! measures in its MEASURE mode.
+//!
+//! Each kernel runs small batches through the executor itself (so the costs include what the
+//! executor adds: padding, digests, the lanes' set-up and wipe), its lanes full: one-block
+//! messages (one call of one step), twice as many (two calls, two steps), and nine-block ones
+//! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes
+//! interleaved. Three equations give the set-up, the cost per call and per step (a
+//! single-message kernel has no set-up: two shapes do). A fit far from the kernel's declared
+//! estimate (a preempted run, a clock gone wrong) keeps the estimate. The whole measurement stops at [`BUDGET`]; kernels not
+//! measured by then keep their estimates.
+//!
+//! One thread measures; others calling meanwhile plan with the estimates and never wait
+//! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
+//! and so does a build without the `std` feature (no clock).
+
+use super::kernels::Ladder;
+use super::planner::Costs;
+use crate::engine::dispatch;
+use crate::hash_function::Registered;
+use multisha_contract::Cost;
+
+/// The environment variable that turns measuring off (`0`).
+pub(crate) const ENV_VAR: &str = "MULTISHA_CALIBRATE";
+
+/// The costs the planner of `A` uses now, and whether they were measured: published once
+/// measured (or, with measuring off, estimated); until then, the estimates.
+pub(crate) fn costs<A: Registered>(ladder: &Ladder<A>) -> (Costs, bool) {
+    with_costs(ladder, |costs, measured| (*costs, measured))
+}
+
+/// `f` of the costs the planner of `A` uses now and whether they were measured, without
+/// copying the published table.
+#[inline]
+pub(crate) fn with_costs<A: Registered, R>(
+    ladder: &Ladder<A>,
+    f: impl FnOnce(&Costs, bool) -> R,
+) -> R {
+    match dispatch::costs::<A>().get_ref() {
+        Some((costs, measured)) => f(costs, *measured),
+        None => {
+            let (costs, measured) = first_costs::<A>(ladder);
+            f(&costs, measured)
+        }
+    }
+}
+
+/// The costs before any were published: this thread measures them, or (another thread is
+/// measuring) the estimates serve meanwhile.
+#[cold]
+#[inline(never)]
+fn first_costs<A: Registered>(ladder: &Ladder<A>) -> (Costs, bool) {
+    let cell = dispatch::costs::<A>();
+    let estimated = ladder.estimated(dispatch::single_variant::<A>().estimated_cost());
+    let Some(claim) = cell.claim() else {
+        // Another thread is measuring: plan with the estimates meanwhile.
+        return (estimated, false);
+    };
+    #[cfg(feature = "std")]
+    if enabled() {
+        let measured = measure::<A::Main>(ladder, estimated);
+        claim.publish((measured, true));
+        return (measured, true);
+    }
+    claim.publish((estimated, false));
+    (estimated, false)
+}
+
+/// Whether measuring is on: unless `MULTISHA_CALIBRATE` is `0`.
+#[cfg(feature = "std")]
+pub(crate) fn enabled() -> bool {
+    std::env::var_os(ENV_VAR).is_none_or(|v| v.to_str().map(str::trim) != Some("0"))
+}
+
+#[cfg(feature = "std")]
+pub(crate) use measure::measure;
+
+#[cfg(feature = "std")]
+mod measure {
+    use super::*;
+    use crate::batch::executor;
+    use crate::batch::planner::{Plan, Runner};
+    use crate::hash_function::HashFunction;
+    use multisha_contract::{BlockBytes, Compression, KernelFn, MAX_LANES};
+    use std::time::{Duration, Instant};
+
+    /// At most this long measuring one compression function's kernels.
+    pub(crate) const BUDGET: Duration = Duration::from_millis(2);
+
+    /// Runs per shape; the fastest is kept.
+    const RUNS: usize = 5;
+
+    /// Message bytes: nine blocks of the widest block, all zero.
+    static ZEROS: [u8; 9 * 128] = [0; 9 * 128];
+
+    /// `estimated` with every kernel of `ladder` and the single-message kernel measured,
+    /// within [`BUDGET`].
+    pub(crate) fn measure<H: HashFunction>(
+        ladder: &Ladder<H::Compression>,
+        estimated: Costs,
+    ) -> Costs {
+        let start = Instant::now();
+        let mut costs = estimated;
+        let single = dispatch::current::<H::Compression>();
+        costs.single = fit(estimated.single, false, |groups, blocks| {
+            one_by_one::<H>(single, groups, blocks)
+        });
+        for k in 0..ladder.len() {
+            if start.elapsed() > BUDGET {
+                break;
+            }
+            let (lanes, cost) = estimated.lanes[k];
+            costs.lanes[k].1 = fit(cost, true, |groups, blocks| {
+                on_lanes::<H>(ladder, k, groups * lanes, blocks)
+            });
+        }
+        costs
+    }
+
+    /// The cost that explains `time(groups, blocks)`, the time of `groups` lane-fulls of
+    /// `blocks`-block messages, at (1, 1) (one call, one step), (2, 1) (two calls, two steps:
+    /// only `with_setup`, else that set-up is zero) and (1, 9) (two calls, nine steps); or
+    /// `estimate` when the fit is implausible.
+    fn fit(estimate: Cost, with_setup: bool, mut time: impl FnMut(usize, usize) -> f32) -> Cost {
+        // The first runs warm the code, the data and the vector units up; not kept.
+        time(1, 1);
+        time(1, 9);
+        let (mut one, mut two, mut nine) = (f32::MAX, f32::MAX, f32::MAX);
+        for _ in 0..RUNS {
+            one = one.min(time(1, 1));
+            if with_setup {
+                two = two.min(time(2, 1));
+            }
+            nine = nine.min(time(1, 9));
+        }
+        let cost = if with_setup {
+            // one = s + c + p, two = s + 2c + 2p, nine = s + 2c + 9p.
+            let step = (nine - two) / 7.0;
+            let call = (two - one - step).max(0.0);
+            Cost::new((one - call - step).max(0.0), call, step)
+        } else {
+            // one = c + p, nine = 2c + 9p.
+            let step = (nine - 2.0 * one) / 7.0;
+            Cost::new(0.0, (one - step).max(0.0), step)
+        };
+        let plausible = cost.step > estimate.step / 8.0 && cost.step < estimate.step * 8.0;
+        if plausible { cost } else { estimate }
+    }
+
+    /// A message of `blocks` blocks with its padding: whole blocks, then one byte.
+    fn message<H: HashFunction>(blocks: usize) -> &'static [u8] {
+        let len = <<H::Compression as Compression>::Block as BlockBytes>::LEN;
+        &ZEROS[..(blocks - 1) * len + 1]
+    }
+
+    /// Nanoseconds per message, one by one through `single` (`groups` is 1 here).
+    fn one_by_one<H: HashFunction>(
+        single: KernelFn<H::Compression>,
+        groups: usize,
+        blocks: usize,
+    ) -> f32 {
+        const COUNT: usize = 8;
+        let messages = [message::<H>(blocks); COUNT];
+        let mut digests = [H::ZERO; COUNT];
+        let start = Instant::now();
+        executor::serial::<H, _, _>(single, &messages[..], &mut digests[..]);
+        let elapsed = start.elapsed();
+        core::hint::black_box(&digests);
+        elapsed.as_nanos() as f32 / (COUNT / groups) as f32
+    }
+
+    /// Nanoseconds per batch of `count` messages on lane kernel `k`.
+    fn on_lanes<H: HashFunction>(
+        ladder: &Ladder<H::Compression>,
+        k: usize,
+        count: usize,
+        blocks: usize,
+    ) -> f32 {
+        const CALLS: usize = 2;
+        let messages = [message::<H>(blocks); 2 * MAX_LANES];
+        let mut digests = [H::ZERO; 2 * MAX_LANES];
+        let plan = Plan::all_on(Runner::Lanes(k), count, 0.0);
+        let single = dispatch::current::<H::Compression>();
+        let start = Instant::now();
+        for _ in 0..CALLS {
+            // SAFETY: the ladder holds kernels the CPU runs (checked when it was made).
+            unsafe {
+                executor::execute::<H, _, _>(
+                    &plan,
+                    ladder,
+                    single,
+                    &messages[..count],
+                    &mut digests[..count],
+                )
+            };
+        }
+        let elapsed = start.elapsed();
+        core::hint::black_box(&digests);
+        elapsed.as_nanos() as f32 / CALLS as f32
+    }
+}

@@ -1,0 +1,155 @@
+//! The batch functions (`sha256_many`, `sha256_pairs`, ...): many messages per call, on the
+//! CPU's multi-lane kernels where that pays.
+//!
+//! Three parts, each in its own file:
+//! * the cost model ([`kernels`], [`calibrate`]): every lane kernel the CPU runs and the
+//!   single-message kernel, each with a cost per call and per step, declared as an estimate
+//!   and measured on the running CPU at the first batch call;
+//! * the planner ([`planner`], over the batch's [`shape`]): a pure function of the costs and
+//!   the message lengths that picks the plan of least predicted time;
+//! * the executor ([`executor`]): runs the plan's stages on the lanes or one by one.
+//!
+//! A variant asked for by name (`engine::force`, `MULTISHA_SHA256_MANY`, `PinnedMany`) skips
+//! the planner: it runs every message of every batch itself.
+
+pub(crate) mod audit;
+pub(crate) mod calibrate;
+pub(crate) mod executor;
+mod io;
+pub(crate) mod kernels;
+pub(crate) mod planner;
+pub(crate) mod shape;
+
+pub(crate) use io::{Digests, Flat, Messages};
+pub(crate) use kernels::Ladder;
+pub(crate) use planner::Costs;
+
+use crate::engine::dispatch;
+use crate::engine::{Reason, Variant};
+use crate::hash_function::HashFunction;
+use multisha_contract::{BlockBytes, Compression, Kernel};
+use planner::{Plan, Runner};
+
+type Block<H> = multisha_contract::Block<<H as HashFunction>::Compression>;
+
+/// The digests of `messages` into `digests`, as hash function `H`: planned by cost, or on the
+/// many-message variant named by `force` or the environment.
+///
+/// # Panics
+/// If `messages` and `digests` differ in length.
+pub(crate) fn hash_many<H, M, D>(messages: &M, digests: &mut D)
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+{
+    let selection = dispatch::many::<H::Compression>();
+    if matches!(selection.reason, Reason::Forced | Reason::Env) {
+        return run_pinned::<H, M, D>(selection.variant, messages, digests);
+    }
+    check_lengths::<H>(messages.count(), digests.count());
+    let single = dispatch::current::<H::Compression>();
+    if messages.count() <= 1 {
+        return executor::serial::<H, M, D>(single, messages, digests);
+    }
+    let ladder = dispatch::ladder::<H::Compression>();
+    let plan = calibrate::with_costs(ladder, |costs, _| {
+        planner::plan_for(
+            costs,
+            messages.count(),
+            |i| messages.get(i).len(),
+            <Block<H> as BlockBytes>::LEN,
+            <H::Compression as Compression>::LENGTH_BYTES,
+        )
+    });
+    // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
+    // which checked that the CPU runs them.
+    unsafe { executor::execute::<H, M, D>(&plan, ladder, single, messages, digests) };
+}
+
+/// The digests of `messages` into `digests` on the many-message `variant` alone (a lane
+/// kernel runs every message to the end; `serial` runs them one by one).
+///
+/// # Panics
+/// If `messages` and `digests` differ in length, or `variant` is not a many-message variant
+/// of `H`'s algorithm.
+pub(crate) fn run_pinned<H, M, D>(variant: &'static Variant, messages: &M, digests: &mut D)
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+{
+    check_lengths::<H>(messages.count(), digests.count());
+    let declaration = variant
+        .declaration::<H::Compression>()
+        .expect("a variant of this algorithm");
+    let single = dispatch::current::<H::Compression>();
+    match declaration.kernel {
+        Kernel::Lanes(_) => {
+            let plan = Plan::all_on(Runner::Lanes(0), messages.count(), 0.0);
+            // SAFETY: a pinned variant was checked to run on this CPU when it was chosen; the
+            // single-message kernel comes from the dispatcher.
+            unsafe {
+                executor::execute::<H, M, D>(
+                    &plan,
+                    &Ladder::only(variant),
+                    single,
+                    messages,
+                    digests,
+                )
+            };
+        }
+        Kernel::Serial => executor::serial::<H, M, D>(single, messages, digests),
+        Kernel::Single(_) => panic!("{variant} is not a many-message variant"),
+    }
+}
+
+/// Runs `messages` on every many-message variant alone, handing each result to `check` with a
+/// label (tests).
+#[cfg(test)]
+pub(crate) fn for_every_variant<H: HashFunction>(
+    messages: &[&[u8]],
+    mut check: impl FnMut(&str, &[H::Digest]),
+) {
+    use crate::engine::Interface;
+    let mut digests = std::vec![H::ZERO; messages.len()];
+    for variant in H::algorithm()
+        .variants()
+        .iter()
+        .filter(|v| v.is_available() && v.interface() == Interface::Many)
+    {
+        run_pinned::<H, _, _>(variant, messages, &mut digests[..]);
+        check(&std::format!("{variant} alone"), &digests);
+    }
+}
+
+/// Runs `messages` on every plan shape the CPU's kernels allow
+/// ([`planner::every_plan_shape`]), handing each result to `check` with a label (tests: every
+/// plan gives the same digests).
+#[cfg(test)]
+pub(crate) fn for_every_plan<H: HashFunction>(
+    messages: &[&[u8]],
+    mut check: impl FnMut(&str, &[H::Digest]),
+) {
+    let mut digests = std::vec![H::ZERO; messages.len()];
+    let ladder = dispatch::ladder::<H::Compression>();
+    let single = dispatch::current::<H::Compression>();
+    for plan in planner::every_plan_shape(ladder.len(), messages.len()) {
+        digests.fill(H::ZERO);
+        // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher.
+        unsafe { executor::execute::<H, _, _>(&plan, ladder, single, messages, &mut digests[..]) };
+        check(&std::format!("plan {plan}"), &digests);
+    }
+}
+
+/// # Panics
+/// If the counts differ.
+#[track_caller]
+fn check_lengths<H: HashFunction>(messages: usize, digests: usize) {
+    assert_eq!(
+        messages,
+        digests,
+        "{} of {messages} messages into {digests} digests: the lengths must be equal",
+        H::OUTPUT.name,
+    );
+}

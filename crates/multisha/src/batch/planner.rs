@@ -1,0 +1,563 @@
+//! The batch planner: a pure function of the kernels' costs and the batch's message lengths
+//! that picks the plan of least predicted time.
+//!
+//! A plan is at most three stages run one after the other. Each stage takes the next messages
+//! in the order the executor starts them (longest first within each window) and runs them to
+//! the end on one kernel: a lane kernel (refilling a lane as soon as its message ends), or the
+//! single-message kernel, one message after the other. The candidates are: everything one by
+//! one; everything on one lane kernel; and one lane kernel for the bulk with the last messages
+//! (those that would leave its lanes partly idle) on another lane kernel, on one by one, or on
+//! another lane kernel and then one by one. Each candidate's time is predicted from the costs
+//! ([`Cost`]: per call and per step) and the messages' blocks; the least wins.
+//!
+//! The prediction, for `m` messages of `T` blocks in all (padding included) on `w` lanes:
+//! equal lengths run in groups of `w`, each one call per segment (whole blocks, padded tail)
+//! and as many steps as one message has blocks; ragged lengths take at least `T / w` steps,
+//! plus the last message's blocks as the lanes drain (the bound of longest-first list
+//! scheduling), and never fewer than the longest message's, with about one call per segment
+//! (a call ends when any lane's segment does). One by one, every message costs one call per
+//! segment and one step per block.
+
+use super::shape::{Shape, Tail};
+use core::fmt;
+use multisha_contract::Cost;
+
+/// At most this many lane kernels per algorithm take part in a plan.
+pub(crate) const MAX_KERNELS: usize = 8;
+
+/// The costs the planner chooses by: the single-message kernel's and each lane kernel's with
+/// its lane count.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Costs {
+    /// The single-message kernel (one message after the other).
+    pub(crate) single: Cost,
+    /// `(lanes, cost)` of the lane kernels, `len` of them.
+    pub(crate) lanes: [(usize, Cost); MAX_KERNELS],
+    /// How many lane kernels.
+    pub(crate) len: usize,
+}
+
+impl Costs {
+    /// Costs with no lane kernel: every batch goes one by one.
+    pub(crate) const fn single_only(single: Cost) -> Self {
+        Self {
+            single,
+            lanes: [(0, Cost::new(0.0, 0.0, 0.0)); MAX_KERNELS],
+            len: 0,
+        }
+    }
+
+    /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.
+    ///
+    /// # Panics
+    /// With more than [`MAX_KERNELS`] lane kernels, or another lane count.
+    pub(crate) fn push(&mut self, lanes: usize, cost: Cost) -> usize {
+        // Powers of two: the planner divides by the lanes with shifts (it evaluates dozens of
+        // candidates per batch; a division costs as much as the rest of one).
+        assert!(
+            lanes >= 2 && lanes.is_power_of_two(),
+            "a lane kernel has 2, 4, 8 or 16 lanes"
+        );
+        self.lanes[self.len] = (lanes, cost);
+        self.len += 1;
+        self.len - 1
+    }
+
+    /// The lane kernels' `(lanes, cost)`.
+    pub(crate) fn lane_kernels(&self) -> &[(usize, Cost)] {
+        &self.lanes[..self.len]
+    }
+}
+
+/// What runs a stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runner {
+    /// The single-message kernel, one message after the other.
+    Single,
+    /// Lane kernel `k` of the [`Costs`].
+    Lanes(usize),
+}
+
+/// One stage of a plan: `count` messages (the next ones in start order) on `runner`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stage {
+    pub(crate) runner: Runner,
+    pub(crate) count: usize,
+}
+
+/// At most this many stages: the bulk, the last messages, and a last few one by one.
+pub(crate) const MAX_STAGES: usize = 3;
+
+/// A plan: its stages in order and its predicted time in nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Plan {
+    stages: [Stage; MAX_STAGES],
+    len: usize,
+    /// Predicted nanoseconds.
+    pub(crate) predicted: f32,
+}
+
+impl Plan {
+    const EMPTY_STAGE: Stage = Stage {
+        runner: Runner::Single,
+        count: 0,
+    };
+
+    /// One stage: all `count` messages on `runner`.
+    pub(crate) const fn all_on(runner: Runner, count: usize, predicted: f32) -> Self {
+        let mut stages = [Self::EMPTY_STAGE; MAX_STAGES];
+        stages[0] = Stage { runner, count };
+        Self {
+            stages,
+            len: 1,
+            predicted,
+        }
+    }
+
+    /// The stages, in order (those of no message left out).
+    pub(crate) fn stages(&self) -> impl Iterator<Item = Stage> + '_ {
+        self.stages[..self.len].iter().copied().filter(|s| s.count > 0)
+    }
+
+    /// This plan with `stage` appended.
+    fn then(mut self, stage: Stage, predicted: f32) -> Self {
+        self.stages[self.len] = stage;
+        self.len += 1;
+        self.predicted += predicted;
+        self
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, stage) in self.stages().enumerate() {
+            if i > 0 {
+                f.write_str(", then ")?;
+            }
+            match stage.runner {
+                Runner::Single => write!(f, "{} one by one", stage.count)?,
+                Runner::Lanes(k) => write!(f, "{} on lane kernel {k}", stage.count)?,
+            }
+        }
+        write!(f, " (predicted {:.0} ns)", self.predicted)
+    }
+}
+
+/// Messages as the cost model counts them: how many, their blocks and segments in all, the
+/// longest's blocks, the last one's (the shortest, in start order), and whether all have one
+/// length (then `longest` and `last` are each one's blocks).
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    count: usize,
+    blocks: usize,
+    segments: usize,
+    longest: usize,
+    last: usize,
+    equal: bool,
+}
+
+/// `n` divided by `lanes` (a power of two), rounded up.
+#[inline(always)]
+fn per_lane(n: usize, lanes: usize) -> usize {
+    (n + lanes - 1) >> lanes.trailing_zeros()
+}
+
+impl Part {
+    /// Tail messages `from..to` of `shape`.
+    #[inline]
+    fn of_tail(shape: &Shape, tail: &Tail, from: usize, to: usize) -> Self {
+        let (blocks, segments, longest, last, equal) = shape.tail_part(tail, from, to);
+        Part {
+            count: to - from,
+            blocks,
+            segments,
+            longest,
+            last,
+            equal,
+        }
+    }
+}
+
+/// Predicted nanoseconds of `part` one by one.
+#[inline]
+fn single_time(cost: Cost, part: &Part) -> f32 {
+    cost.time(part.segments, part.blocks)
+}
+
+/// Predicted nanoseconds of `part` on a lane kernel of `lanes` lanes, to the end.
+#[inline]
+fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
+    if part.count == 0 {
+        return 0.0;
+    }
+    if part.equal {
+        // A group of calls per `lanes` messages, one call per segment (all messages have 1,
+        // or all 2), each message `last` blocks.
+        let groups = per_lane(part.count, lanes);
+        let segments = 1 + usize::from(part.segments > part.count);
+        return cost.time(groups * segments, groups * part.last);
+    }
+    let steps = (per_lane(part.blocks - part.last, lanes) + part.last).max(part.longest);
+    cost.time(part.segments.min(steps), steps)
+}
+
+/// One by one, when no lane kernel can beat it: one call and the longest message's steps (or
+/// the blocks spread over all lanes) already cost more. Needs only the batch's totals, so
+/// most small batches are planned before their last messages are read; `None` when the
+/// lanes may win ([`plan`] decides).
+pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
+    let single = costs
+        .single
+        .time(shape.segments, shape.blocks);
+    let one_by_one = Plan::all_on(Runner::Single, shape.count, single);
+    if shape.count <= 1 {
+        return Some(one_by_one);
+    }
+    let hopeless = costs.lane_kernels().iter().all(|&(lanes, cost)| {
+        cost.time(1, shape.longest.max(per_lane(shape.blocks, lanes))) >= single
+    });
+    hopeless.then_some(one_by_one)
+}
+
+/// The plan of least predicted time for `count` messages of `lens` bytes (blocks of
+/// `block_len` bytes, length fields of `length_bytes`) given `costs`: the totals first, the
+/// last messages only when one by one does not win outright.
+#[inline]
+pub(crate) fn plan_for(
+    costs: &Costs,
+    count: usize,
+    lens: impl Fn(usize) -> usize,
+    block_len: usize,
+    length_bytes: usize,
+) -> Plan {
+    let shape = Shape::new(count, &lens, block_len, length_bytes);
+    if let Some(plan) = one_by_one_wins(costs, &shape) {
+        return plan;
+    }
+    if shape.equal {
+        return plan(costs, &shape, &Tail::EQUAL);
+    }
+    let mut tail = Tail::EQUAL;
+    shape.tail(&mut tail, &lens, block_len, length_bytes);
+    plan(costs, &shape, &tail)
+}
+
+/// The plan of least predicted time for the batch `shape` with its last messages `tail`
+/// ([`Shape::tail`]; [`Tail::EQUAL`] for an equal batch) given `costs`.
+pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
+    if let Some(plan) = one_by_one_wins(costs, shape) {
+        return plan;
+    }
+    let all = Part {
+        count: shape.count,
+        blocks: shape.blocks,
+        segments: shape.segments,
+        longest: shape.longest,
+        last: shape.last_blocks(tail),
+        equal: shape.equal,
+    };
+    let mut best = Plan::all_on(Runner::Single, all.count, single_time(costs.single, &all));
+    let mut tails = TailPlans::new(costs, shape, tail);
+    let end = shape.tail_len();
+    for (k, &(lanes, cost)) in costs.lane_kernels().iter().enumerate() {
+        let whole = lanes_time(lanes, cost, &all);
+        if whole < best.predicted {
+            best = Plan::all_on(Runner::Lanes(k), all.count, whole);
+        }
+        // Hand the last `rest` messages, which would leave lanes idle, to another plan.
+        let remainder = all.count & (lanes - 1);
+        let candidates = [remainder, remainder + lanes, lanes / 2, lanes / 4, 1];
+        for (i, &rest) in candidates.iter().enumerate() {
+            if rest == 0 || rest >= all.count || rest > end || candidates[..i].contains(&rest) {
+                continue;
+            }
+            let last = Part::of_tail(shape, tail, end - rest, end);
+            let head = Part {
+                count: all.count - rest,
+                blocks: all.blocks - last.blocks,
+                segments: all.segments - last.segments,
+                longest: all.longest,
+                // The head's last message, or (when the tail is all the planner sees) one at
+                // least as long as the tail's longest.
+                last: if end > rest {
+                    Part::of_tail(shape, tail, end - rest - 1, end - rest).last
+                } else {
+                    Part::of_tail(shape, tail, 0, 1).longest
+                },
+                equal: all.equal,
+            };
+            let first = lanes_time(lanes, cost, &head);
+            if first >= best.predicted {
+                continue;
+            }
+            let rest_plan = tails.best(rest);
+            if first + rest_plan.predicted < best.predicted {
+                let mut plan = Plan::all_on(Runner::Lanes(k), head.count, first);
+                for stage in rest_plan.stages() {
+                    plan = plan.then(stage, 0.0);
+                }
+                plan.predicted += rest_plan.predicted;
+                best = plan;
+            }
+        }
+    }
+    best
+}
+
+/// The best plans of the last messages, each found once.
+struct TailPlans<'a> {
+    costs: &'a Costs,
+    shape: &'a Shape,
+    tail: &'a Tail,
+    found: [(usize, Plan); 8],
+    len: usize,
+}
+
+impl<'a> TailPlans<'a> {
+    fn new(costs: &'a Costs, shape: &'a Shape, tail: &'a Tail) -> Self {
+        Self {
+            costs,
+            shape,
+            tail,
+            found: [(0, Plan::all_on(Runner::Single, 0, 0.0)); 8],
+            len: 0,
+        }
+    }
+
+    /// The best plan of the last `rest` messages: one by one, on one lane kernel, or on one
+    /// lane kernel and then its remainder one by one.
+    fn best(&mut self, rest: usize) -> Plan {
+        if let Some(&(_, plan)) = self.found[..self.len].iter().find(|f| f.0 == rest) {
+            return plan;
+        }
+        let end = self.shape.tail_len();
+        let part = Part::of_tail(self.shape, self.tail, end - rest, end);
+        let costs = self.costs;
+        let mut best = Plan::all_on(Runner::Single, rest, single_time(costs.single, &part));
+        for (k, &(lanes, cost)) in costs.lane_kernels().iter().enumerate() {
+            let whole = lanes_time(lanes, cost, &part);
+            if whole < best.predicted {
+                best = Plan::all_on(Runner::Lanes(k), rest, whole);
+            }
+            let last = rest & (lanes - 1);
+            if last > 0 && last < rest {
+                let on_lanes = lanes_time(lanes, cost, &Part::of_tail(self.shape, self.tail, end - rest, end - last));
+                let alone = single_time(costs.single, &Part::of_tail(self.shape, self.tail, end - last, end));
+                if on_lanes + alone < best.predicted {
+                    best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes)
+                        .then(Stage { runner: Runner::Single, count: last }, alone);
+                }
+            }
+        }
+        if self.len < self.found.len() {
+            self.found[self.len] = (rest, best);
+            self.len += 1;
+        }
+        best
+    }
+}
+
+/// Every plan shape the executor must run right for `count` messages with `kernels` lane
+/// kernels: all one by one; all on each kernel; each kernel for the first messages and, for
+/// the last one, a few or half of them, another kernel or one by one; and three stages.
+/// The planner picks among these; the tests run them all.
+#[cfg(test)]
+pub(crate) fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
+    let runners = || (0..kernels).map(Runner::Lanes).chain([Runner::Single]);
+    let mut plans = std::vec::Vec::new();
+    for first in runners() {
+        plans.push(Plan::all_on(first, count, 0.0));
+        let mut rests = [1, count / 2];
+        rests.sort_unstable();
+        for (i, &rest) in rests.iter().enumerate() {
+            if rest == 0 || rest >= count || rests[..i].contains(&rest) {
+                continue;
+            }
+            for second in runners() {
+                let head = Plan::all_on(first, count - rest, 0.0);
+                plans.push(head.then(Stage { runner: second, count: rest }, 0.0));
+                if rest >= 2 && i == 1 {
+                    let two = head.then(Stage { runner: second, count: rest - 1 }, 0.0);
+                    plans.push(two.then(Stage { runner: Runner::Single, count: 1 }, 0.0));
+                }
+            }
+        }
+    }
+    plans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use multisha_contract::harness::TestRng;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// Synthetic cost tables of CPU classes, SHA-1 or SHA-256 shaped (64-byte blocks):
+    /// `(name, costs, names of the lane kernels)`.
+    fn tables() -> [(&'static str, Costs, &'static [&'static str]); 4] {
+        let single = Cost::new(0.0, 12.0, 31.0);
+        // One SHA-NI unit and full-width AVX-512: four SHA-NI streams cost four times one.
+        let mut intel = Costs::single_only(single);
+        intel.push(16, Cost::new(200.0, 150.0, 160.0));
+        intel.push(4, Cost::new(250.0, 50.0, 124.0));
+        intel.push(8, Cost::new(300.0, 80.0, 240.0));
+        intel.push(2, Cost::new(150.0, 20.0, 62.0));
+        // SHA-NI on several units, AVX-512 as two halves: four streams cost little more than
+        // one, sixteen AVX-512 lanes twice what they cost on Intel.
+        let mut zen = Costs::single_only(single);
+        zen.push(16, Cost::new(200.0, 150.0, 320.0));
+        zen.push(4, Cost::new(250.0, 50.0, 40.0));
+        zen.push(8, Cost::new(300.0, 80.0, 240.0));
+        zen.push(2, Cost::new(150.0, 20.0, 34.0));
+        let mut avx2 = Costs::single_only(Cost::new(0.0, 12.0, 60.0));
+        avx2.push(8, Cost::new(300.0, 80.0, 240.0));
+        let portable = Costs::single_only(Cost::new(0.0, 10.0, 100.0));
+        [
+            ("intel-like", intel, &["avx512-x16", "shani-x4", "avx2-x8", "shani-x2"]),
+            ("zen-like", zen, &["avx512-x16", "shani-x4", "avx2-x8", "shani-x2"]),
+            ("avx2 only", avx2, &["avx2-x8"]),
+            ("no simd", portable, &[]),
+        ]
+    }
+
+    fn shape(lens: &[usize]) -> (Shape, Tail) {
+        let shape = Shape::new(lens.len(), |i| lens[i], 64, 8);
+        let mut tail = Tail::EQUAL;
+        shape.tail(&mut tail, |i| lens[i], 64, 8);
+        (shape, tail)
+    }
+
+    fn plan_of(costs: &Costs, lens: &[usize]) -> Plan {
+        let (shape, tail) = shape(lens);
+        plan(costs, &shape, &tail)
+    }
+
+    /// The plan in kernel names: `[(name, count)]`.
+    fn named(plan: &Plan, names: &[&str]) -> Vec<(String, usize)> {
+        plan.stages()
+            .map(|s| {
+                let name = match s.runner {
+                    Runner::Single => "one by one".into(),
+                    Runner::Lanes(k) => names[k].into(),
+                };
+                (name, s.count)
+            })
+            .collect()
+    }
+
+    fn the(table: &str) -> (Costs, &'static [&'static str]) {
+        let (_, costs, names) = tables().into_iter().find(|t| t.0 == table).expect("a table");
+        (costs, names)
+    }
+
+    #[test]
+    fn the_cpu_class_decides_the_kernel() {
+        let seven = [4096; 7];
+        let (intel, names) = the("intel-like");
+        assert_eq!(named(&plan_of(&intel, &seven), names), [("avx512-x16".into(), 7)]);
+        let (zen, names) = the("zen-like");
+        let zen_plan = named(&plan_of(&zen, &seven), names);
+        assert!(zen_plan.iter().all(|(name, _)| name.starts_with("shani")), "{zen_plan:?}");
+        let (avx2, names) = the("avx2 only");
+        assert_eq!(named(&plan_of(&avx2, &seven), names), [("avx2-x8".into(), 7)]);
+        let (portable, names) = the("no simd");
+        assert_eq!(named(&plan_of(&portable, &seven), names), [("one by one".into(), 7)]);
+    }
+
+    #[test]
+    fn small_batches_go_one_by_one_and_large_ones_on_the_lanes() {
+        for (table, costs, names) in tables() {
+            for lens in [&[64usize][..], &[0], &[32, 32], &[100, 10]] {
+                let plan = plan_of(&costs, lens);
+                assert_eq!(
+                    named(&plan, names),
+                    [("one by one".into(), lens.len())],
+                    "{table}: {lens:?}"
+                );
+            }
+            let many = plan_of(&costs, &[1024; 256]);
+            let first = many.stages().next().expect("a stage");
+            assert_eq!(
+                first.runner == Runner::Single,
+                costs.len == 0,
+                "{table}: lanes for 256 x 1 KiB when there are any"
+            );
+        }
+    }
+
+    #[test]
+    fn the_rest_that_would_leave_lanes_idle_moves_on() {
+        // 17 messages on 16 lanes: the 17th alone would take a second pass of the 16 lanes.
+        let (intel, names) = the("intel-like");
+        let plan = plan_of(&intel, &[2048; 17]);
+        let stages = named(&plan, names);
+        assert_eq!(stages[0], ("avx512-x16".into(), 16), "{stages:?}");
+        assert_eq!(stages.iter().map(|s| s.1).sum::<usize>(), 17);
+    }
+
+    /// The predicted time of every message on one runner.
+    fn alone(costs: &Costs, (shape, tail): &(Shape, Tail), runner: Runner) -> f32 {
+        let all = Part {
+            count: shape.count,
+            blocks: shape.blocks,
+            segments: shape.segments,
+            longest: shape.longest,
+            last: shape.last_blocks(tail),
+            equal: shape.equal,
+        };
+        match runner {
+            Runner::Single => single_time(costs.single, &all),
+            Runner::Lanes(k) => lanes_time(costs.lanes[k].0, costs.lanes[k].1, &all),
+        }
+    }
+
+    #[test]
+    fn the_plan_is_never_predicted_slower_than_any_kernel_alone() {
+        let mut rng = TestRng::new(0x91a4);
+        for (table, costs, _) in tables() {
+            for round in 0..2000 {
+                let count = 1 + rng.below(if round % 2 == 0 { 40 } else { 400 });
+                let most = [64, 300, 4096, 16384][rng.below(4)];
+                let equal = rng.below(3) == 0;
+                let first = rng.below(most);
+                let lens: Vec<usize> = (0..count)
+                    .map(|_| if equal { first } else { rng.below(most + 1) })
+                    .collect();
+                let shape = shape(&lens);
+                let chosen = plan(&costs, &shape.0, &shape.1);
+                assert_eq!(chosen.stages().map(|s| s.count).sum::<usize>(), count);
+                let runners = (0..costs.len).map(Runner::Lanes).chain([Runner::Single]);
+                for runner in runners {
+                    let other = alone(&costs, &shape, runner);
+                    assert!(
+                        chosen.predicted <= other * 1.0001,
+                        "{table}: {count} messages: {chosen} against {runner:?} {other}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_count_blocks_and_segments_with_the_padding() {
+        // 0..=55 bytes: one block; 56..=63: two, one segment; 64: two blocks, two segments.
+        let (s, tail) = shape(&[0, 55, 56, 63, 64, 119, 120, 128]);
+        assert_eq!(s.blocks, 1 + 1 + 2 + 2 + 2 + 2 + 3 + 3);
+        assert_eq!(s.segments, 1 + 1 + 1 + 1 + 2 + 2 + 2 + 2);
+        assert_eq!(s.longest, 3);
+        assert!(!s.equal);
+        // The last messages in start order: the last window, longest first.
+        assert_eq!(s.tail_len(), 8);
+        assert_eq!(s.tail_part(&tail, 0, 1), (3, 2, 3, 3, true));
+        assert_eq!(s.tail_part(&tail, 7, 8), (1, 1, 1, 1, true));
+        assert_eq!(s.tail_part(&tail, 2, 6), (2 + 2 + 2 + 2, 2 + 2 + 1 + 1, 2, 2, false));
+        // SHA-512: 111 bytes fit one block, 112 need two.
+        let wide = Shape::new(2, |i| [111, 112][i], 128, 16);
+        assert_eq!(wide.blocks, 3);
+        let (equal, tail) = shape(&[200; 100]);
+        assert!(equal.equal);
+        assert_eq!((equal.blocks, equal.tail_len()), (400, Shape::TAIL));
+        assert_eq!(equal.tail_part(&tail, 30, 32), (8, 4, 4, 4, true));
+    }
+}

@@ -1,0 +1,178 @@
+//! A batch's message lengths as the planner needs them, read in one pass: the totals, and the
+//! last messages in the order the executor starts them.
+
+/// The executor takes messages longest first within windows of this many. The windows end
+/// at the batch's end (the first window is the short one), so the last messages to start are
+/// the shortest of the last full window, which the planner sees.
+pub(crate) const WINDOW: usize = 64;
+
+/// Where the window holding message `index` of `count` starts, and where it ends.
+pub(crate) fn window_of(index: usize, count: usize) -> (usize, usize) {
+    let first = match count % WINDOW {
+        0 => WINDOW.min(count),
+        short => short,
+    };
+    if index < first {
+        (0, first)
+    } else {
+        let start = first + (index - first) / WINDOW * WINDOW;
+        (start, start + WINDOW)
+    }
+}
+
+/// The batch as the planner counts it (blocks include the padding).
+#[derive(Debug, Clone)]
+pub(crate) struct Shape {
+    /// How many messages.
+    pub(crate) count: usize,
+    /// Blocks of all of them.
+    pub(crate) blocks: usize,
+    /// Segments of all of them: a message of a block or more has two (its whole blocks, then
+    /// its padded tail), a shorter one one; a kernel call ends when a lane's segment does.
+    pub(crate) segments: usize,
+    /// The most blocks of one message.
+    pub(crate) longest: usize,
+    /// Whether every message has the same length.
+    pub(crate) equal: bool,
+    /// How many of the last messages (start order) the planner can split off.
+    tail_len: usize,
+    /// Blocks and segments of each message of an equal batch.
+    each: (usize, usize),
+}
+
+/// The last messages of a ragged batch in start order (the shortest of the last window,
+/// longest first), as sums from the start of the tail: `blocks[i]` and `segments[i]` count
+/// messages `0..i`. Read only when the planner needs them ([`Shape::tail`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Tail {
+    blocks: [u32; Shape::TAIL + 1],
+    segments: [u32; Shape::TAIL + 1],
+    /// Each message's length in bytes.
+    lens: [u32; Shape::TAIL],
+}
+
+impl Tail {
+    /// The tail of an equal batch, which the planner computes from the totals.
+    pub(crate) const EQUAL: Tail = Tail {
+        blocks: [0; Shape::TAIL + 1],
+        segments: [0; Shape::TAIL + 1],
+        lens: [0; Shape::TAIL],
+    };
+}
+
+impl Shape {
+    /// How many of the last messages the planner sees one by one: twice the widest kernel's
+    /// lanes, enough for every hand-over it considers.
+    pub(crate) const TAIL: usize = 2 * multisha_contract::MAX_LANES;
+
+    /// The totals of messages of `lens` bytes, for blocks of `block_len` bytes (a power of
+    /// two) whose padding ends in a length field of `length_bytes`: one pass of adds and
+    /// shifts. The last messages are read by [`Shape::with_tail`], only when the planner needs
+    /// them.
+    #[inline]
+    pub(crate) fn new(
+        count: usize,
+        lens: impl Fn(usize) -> usize,
+        block_len: usize,
+        length_bytes: usize,
+    ) -> Self {
+        let shift = block_len.trailing_zeros();
+        let mut shape = Shape {
+            count,
+            blocks: 0,
+            segments: 0,
+            longest: 0,
+            equal: true,
+            tail_len: 0,
+            each: (0, 0),
+        };
+        if count == 0 {
+            return shape;
+        }
+        let first = lens(0);
+        // Blocks: the whole blocks, the tail and the length field, rounded down, plus one.
+        let (mut blocks, mut long, mut longest, mut equal) = (count, 0, 0, true);
+        for i in 0..count {
+            let len = lens(i);
+            blocks += (len + length_bytes) >> shift;
+            long += usize::from(len >= block_len);
+            longest = longest.max(len);
+            equal &= len == first;
+        }
+        shape.blocks = blocks;
+        shape.segments = count + long;
+        shape.longest = ((longest + length_bytes) >> shift) + 1;
+        shape.equal = equal;
+        shape.tail_len = count.min(Shape::TAIL);
+        if equal {
+            shape.each = (blocks / count, shape.segments / count);
+        }
+        shape
+    }
+
+    /// Reads the last messages of a ragged batch (the shortest of the last window, in start
+    /// order) into `tail` ([`Tail::EQUAL`] serves equal batches).
+    pub(crate) fn tail(
+        &self,
+        tail: &mut Tail,
+        lens: impl Fn(usize) -> usize,
+        block_len: usize,
+        length_bytes: usize,
+    ) {
+        if self.equal || self.count == 0 {
+            return;
+        }
+        let shift = block_len.trailing_zeros();
+        let (start, end) = window_of(self.count - 1, self.count);
+        let mut window = [0u32; WINDOW];
+        let window = &mut window[..end - start];
+        for (slot, i) in window.iter_mut().zip(start..end) {
+            *slot = lens(i) as u32;
+        }
+        window.sort_unstable_by(|a, b| b.cmp(a));
+        let last = &window[window.len() - self.tail_len..];
+        for (i, &len) in last.iter().enumerate() {
+            let len = len as usize;
+            tail.lens[i] = len as u32;
+            tail.blocks[i + 1] = tail.blocks[i] + (((len + length_bytes) >> shift) + 1) as u32;
+            tail.segments[i + 1] = tail.segments[i] + 1 + u32::from(len >= block_len);
+        }
+    }
+
+    /// How many of the last messages the planner can split off.
+    pub(crate) fn tail_len(&self) -> usize {
+        self.tail_len
+    }
+
+    /// Blocks, segments, the longest's and the last one's blocks, and whether they are of one
+    /// length, of tail messages `from..to` (start order).
+    #[inline]
+    pub(crate) fn tail_part(
+        &self,
+        tail: &Tail,
+        from: usize,
+        to: usize,
+    ) -> (usize, usize, usize, usize, bool) {
+        if self.equal {
+            let (blocks, segments) = self.each;
+            let n = to - from;
+            return (n * blocks, n * segments, blocks, blocks, true);
+        }
+        if to == from {
+            return (0, 0, 0, 0, true);
+        }
+        let each = |i: usize| (tail.blocks[i + 1] - tail.blocks[i]) as usize;
+        let blocks = (tail.blocks[to] - tail.blocks[from]) as usize;
+        let segments = (tail.segments[to] - tail.segments[from]) as usize;
+        let equal = tail.lens[from] == tail.lens[to - 1];
+        (blocks, segments, each(from), each(to - 1), equal)
+    }
+
+    /// Blocks of the last message to start (0 for no message).
+    pub(crate) fn last_blocks(&self, tail: &Tail) -> usize {
+        match self.tail_len {
+            0 => 0,
+            n => self.tail_part(tail, n - 1, n).3,
+        }
+    }
+}
