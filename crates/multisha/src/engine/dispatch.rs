@@ -9,7 +9,7 @@
 //! lock, so [`active`] never names one variant while another runs once the writers are done.
 
 use super::select::{Reason, Selection, by_priority, choose_for, lookup};
-use super::{Algorithm, Error, Interface, Variant};
+use super::{Algorithm, Error, Interface, Variant, cpu_features, cpu_mask};
 use crate::hash_function::Registered;
 use core::marker::PhantomData;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
@@ -133,7 +133,11 @@ impl<A: Registered> Slot<A> {
         };
         #[cfg(not(feature = "std"))]
         let _ = point;
-        Selection { variant, reason }
+        Selection {
+            variant,
+            reason,
+            cpu_mask: cpu_mask(),
+        }
     }
 
     /// The selection of `interface`, probing the CPU and the override once if there is none.
@@ -164,7 +168,7 @@ impl<A: Registered> Slot<A> {
         let requested = requested.as_deref();
         #[cfg(not(feature = "std"))]
         let requested = None;
-        let selection = choose_for(A::ALGORITHM, interface, CpuFeatures::detect(), requested);
+        let selection = choose_for(A::ALGORITHM, interface, cpu_features(), requested);
         let reason = match selection.reason {
             Reason::Requested => Reason::Env,
             #[cfg(feature = "std")]
@@ -279,7 +283,7 @@ pub(crate) fn narrower<A: Registered>(width: usize) -> Option<LaneKernel<A>> {
     let code = match cell.load(Ordering::Relaxed) {
         0 => {
             let variants = A::ALGORITHM.variants();
-            let found = by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect())
+            let found = by_priority(A::ALGORITHM, Interface::Many, cpu_features())
                 .find(|v| lanes_of::<A>(v).is_some_and(|k| k.lanes < width));
             let code = found.map_or(NO_NARROWER, |v| {
                 let index = variants.iter().position(|w| core::ptr::eq(w, v));
@@ -332,9 +336,10 @@ pub fn active_many(algorithm: Algorithm) -> Selection {
 ///
 /// # Errors
 /// An unknown name, or a variant this CPU cannot run (then nothing changes); the message
-/// lists the available variants.
+/// lists the available variants. "This CPU" is [`cpu_features`]: a feature the mask in
+/// `MULTISHA_CPU` removes counts as missing.
 pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error> {
-    force_on(algorithm, name, CpuFeatures::detect())
+    force_on(algorithm, name, cpu_features())
 }
 
 /// [`force`] with the CPU's features given: tests pass a set that lacks a feature to prove the
@@ -410,7 +415,7 @@ mod tests {
     fn narrower_kernels_are_the_first_with_fewer_lanes() {
         fn check<A: Registered>() {
             for width in 0..=MAX_LANES {
-                let expected = by_priority(A::ALGORITHM, Interface::Many, CpuFeatures::detect())
+                let expected = by_priority(A::ALGORITHM, Interface::Many, cpu_features())
                     .filter_map(|v| lanes_of::<A>(v))
                     .find(|k| k.lanes < width)
                     .map(|k| (k.lanes, k.compress as usize));
@@ -438,7 +443,7 @@ mod tests {
                         Interface::Many => active_many(a).variant.name(),
                     };
                     let before = choice(algorithm);
-                    let cpu = CpuFeatures::detect().without(feature);
+                    let cpu = cpu_features().without(feature);
                     let error = force_on(algorithm, variant.name(), cpu).expect_err("refused");
                     assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
                     assert_eq!(choice(algorithm), before, "{variant}: nothing changed");
@@ -480,7 +485,7 @@ mod tests {
     #[test]
     fn shani_and_avx2_are_refused_without_their_features() {
         use multisha_contract::Feature;
-        let all = CpuFeatures::detect();
+        let all = cpu_features();
         for (algorithm, name, missing) in [
             (Algorithm::Sha1, "shani", Feature::Sha),
             (Algorithm::Sha256, "shani", Feature::Sha),
