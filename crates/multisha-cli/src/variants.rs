@@ -16,7 +16,11 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
         if arg == "--help" {
             out.write(
                 format!(
-                    "Usage: {prog} variants\nList the kernel variants, their required CPU features, availability, and the active choice with its reason.\nWith MULTISHA_CPU=-FEATURE,... set (-sha,-avx512f) the features named are masked: everything runs as on a CPU without them.\n"
+                    "Usage: {prog} variants\n\
+                     List the kernel variants, their required CPU features, availability, and \
+                     the active choice with its reason.\n\
+                     MULTISHA_CPU=-FEATURE,... (-sha,-avx512f) masks the features named: \
+                     everything runs as on a CPU without them.\n"
                 )
                 .as_bytes(),
             );

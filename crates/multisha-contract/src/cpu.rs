@@ -397,7 +397,10 @@ impl MaskError {
     /// Whether the entry names no feature known to this build (`-name` with an unknown
     /// name, or a feature of another architecture).
     pub fn is_unknown_feature(&self) -> bool {
-        matches!(self.problem, MaskProblem::Unknown | MaskProblem::OtherArch(_))
+        matches!(
+            self.problem,
+            MaskProblem::Unknown | MaskProblem::OtherArch(_)
+        )
     }
 }
 
@@ -498,7 +501,10 @@ mod tests {
         assert!(error.is_unknown_feature() && !error.is_addition());
         assert_eq!(error.entry(), "-avx51f");
         let text = error.to_string();
-        assert!(text.starts_with("unknown CPU feature \"avx51f\" (known here: "), "{text}");
+        assert!(
+            text.starts_with("unknown CPU feature \"avx51f\" (known here: "),
+            "{text}"
+        );
         let error = parse_mask("+sse2").expect_err("adds");
         assert!(error.is_addition());
         assert_eq!(
@@ -508,10 +514,17 @@ mod tests {
         let error = parse_mask("sha").expect_err("no sign");
         assert!(!error.is_addition() && !error.is_unknown_feature());
         assert!(error.to_string().contains("each entry is -FEATURE"));
-        let foreign = if cfg!(target_arch = "aarch64") { "sha" } else { "sha2" };
+        let foreign = if cfg!(target_arch = "aarch64") {
+            "sha"
+        } else {
+            "sha2"
+        };
         let error = parse_mask(&format!("-{foreign}")).expect_err("other architecture");
         assert!(error.is_unknown_feature());
-        assert!(error.to_string().contains(" feature, not one of this "), "{error}");
+        assert!(
+            error.to_string().contains(" feature, not one of this "),
+            "{error}"
+        );
         let long = parse_mask("-a-very-long-name-that-is-no-feature").expect_err("unknown");
         assert_eq!(long.entry().len(), ENTRY_CAPACITY);
         assert!(long.to_string().contains("…\""), "{long}");
