@@ -1,9 +1,10 @@
 //! `multisha variants`: the registry as a table, with what this CPU can run and which
-//! variant the dispatcher picked and why.
+//! variant the dispatcher picked and why. Under a CPU mask (`MULTISHA_CPU=-sha`) "this CPU" is
+//! the masked one, and the mask is named at the top.
 
 use std::ffi::OsString;
 
-use multisha::engine::{Algorithm, CpuFeatures, Function, Interface};
+use multisha::engine::{Algorithm, CpuFeatures, Function, Interface, cpu_features, cpu_mask};
 
 use crate::diag::diag;
 use crate::out::Out;
@@ -15,7 +16,11 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
         if arg == "--help" {
             out.write(
                 format!(
-                    "Usage: {prog} variants\nList the kernel variants, their required CPU features, availability, and the active choice with its reason.\n"
+                    "Usage: {prog} variants\n\
+                     List the kernel variants, their required CPU features, availability, and \
+                     the active choice with its reason.\n\
+                     MULTISHA_CPU=-FEATURE,... (-sha,-avx512f) masks the features named: \
+                     everything runs as on a CPU without them.\n"
                 )
                 .as_bytes(),
             );
@@ -28,12 +33,13 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
         return 1;
     }
     let mut text = String::new();
-    let features = CpuFeatures::detect();
-    let shown = features.to_string();
-    text.push_str(&format!(
-        "CPU features: {}\n",
-        if shown.is_empty() { "(none)" } else { &shown }
-    ));
+    text.push_str(&format!("CPU features: {}\n", CpuFeatures::detect()));
+    if let Some(mask) = cpu_mask() {
+        text.push_str(&format!("CPU mask: {mask}\n"));
+        if mask.error().is_none() {
+            text.push_str(&format!("CPU features as masked: {}\n", cpu_features()));
+        }
+    }
     for &alg in Algorithm::ALL {
         let used_by: Vec<String> = Function::ALL
             .iter()

@@ -464,6 +464,69 @@ fn variants_lists_everything_and_forcing_works() {
     }
 }
 
+/// `MULTISHA_CPU` masks features: `variants` names the mask and lists the masked variants as
+/// unavailable, `--variant` refuses them as on a CPU without the feature, and a bad mask is
+/// reported there and changes nothing.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_cpu_mask_is_named_and_its_variants_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut cmd = Command::new(EXE);
+    cmd.arg("variants").env("MULTISHA_CPU", "-sha,-avx512f");
+    let out = run(cmd, dir.path(), None);
+    assert!(out.status.success());
+    let text = show(&out.stdout);
+    assert!(
+        text.contains("CPU mask: MULTISHA_CPU=-sha,-avx512f (removes sha avx512f)\n"),
+        "{text}"
+    );
+    assert!(text.contains("CPU features as masked: "), "{text}");
+    let masked = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("CPU features as masked: "))
+        .expect("the masked line");
+    assert!(
+        !masked.contains(" sha") && !masked.contains("avx512f"),
+        "{masked}"
+    );
+    let mut rows = 0;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // A row: name, lanes, requirements, availability, ...
+        if words.len() > 3 && words[2].split(',').any(|f| f == "sha" || f == "avx512f") {
+            assert_eq!(words[3], "no", "{line}");
+            rows += 1;
+        }
+    }
+    assert!(rows >= 4, "the SHA-NI and AVX-512 rows:\n{text}");
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha256sum", "--variant", "shani", "-"])
+        .env("MULTISHA_CPU", "-sha");
+    let out = run(cmd, dir.path(), Some(b"abc"));
+    assert_eq!(out.status.code(), Some(1));
+    let err = show(&out.stderr);
+    assert!(
+        err.contains("SHA-256 variant \"shani\" cannot run on this CPU (missing: sha)"),
+        "{err}"
+    );
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha256sum", "-"]).env("MULTISHA_CPU", "-sha");
+    let out = run(cmd, dir.path(), Some(b"abc"));
+    assert_eq!(
+        show(&out.stdout),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n"
+    );
+
+    let mut cmd = Command::new(EXE);
+    cmd.arg("variants").env("MULTISHA_CPU", "-sha,+avx2");
+    let text = show(&run(cmd, dir.path(), None).stdout);
+    assert!(
+        text.contains("CPU mask: MULTISHA_CPU=-sha,+avx2 ignored: \"+avx2\": a mask can only"),
+        "{text}"
+    );
+    assert!(!text.contains("CPU features as masked"), "{text}");
+}
+
 #[test]
 fn help_version_and_usage_errors() {
     for args in [

@@ -7,6 +7,9 @@
 //! [`CpuFeatures::detect`] probes the running CPU (through `cpufeatures`, which caches each
 //! answer); tests and auditors build other sets with [`CpuFeatures::with`] and
 //! [`CpuFeatures::without`] to ask what the dispatcher would do on another CPU.
+//! [`parse_mask`] reads a mask that removes features from the probe's answer (the `multisha`
+//! crate applies `MULTISHA_CPU` with it, to run as a smaller CPU); `detect` itself always
+//! answers for the real CPU.
 
 use core::fmt;
 
@@ -278,6 +281,136 @@ impl fmt::Debug for CpuFeatures {
     }
 }
 
+/// Reads a CPU mask: comma-separated `-feature` entries (`-sha,-avx512f`), each naming a
+/// [`Feature`] of this build's architecture; spaces around entries and empty entries are
+/// allowed. Returns the features to remove from the probe's answer: exactly those named (no
+/// implied ones, so a mask that stands for a real CPU names all it lacks).
+///
+/// A mask can only remove: `+feature` is an error, as is an unknown name or a feature of
+/// another architecture (most likely a typo: `-sha2` on x86-64 for `-sha`), so a mistyped
+/// mask is reported rather than run as the full CPU unnoticed.
+///
+/// # Errors
+/// The first bad entry, with what is wrong with it.
+pub fn parse_mask(text: &str) -> Result<CpuFeatures, MaskError> {
+    let mut removed = CpuFeatures::none();
+    for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let problem = if let Some(name) = entry.strip_prefix('-') {
+            match Feature::from_name(name.trim()) {
+                Some(feature) if feature.is_native_arch() => {
+                    removed = removed.with(feature);
+                    continue;
+                }
+                Some(feature) => MaskProblem::OtherArch(feature.arch()),
+                None => MaskProblem::Unknown,
+            }
+        } else if entry.starts_with('+') {
+            MaskProblem::Adds
+        } else {
+            MaskProblem::NoSign
+        };
+        return Err(MaskError::new(problem, entry));
+    }
+    Ok(removed)
+}
+
+/// What is wrong with an entry of a CPU mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MaskProblem {
+    /// `-name` where `name` is no [`Feature`].
+    Unknown,
+    /// `-name` where `name` is a feature of another architecture.
+    OtherArch(&'static str),
+    /// `+name`: a mask cannot add what the CPU lacks.
+    Adds,
+    /// `name` without a sign.
+    NoSign,
+}
+
+/// Longest entry a [`MaskError`] quotes whole.
+const ENTRY_CAPACITY: usize = 24;
+
+/// A bad entry of a CPU mask ([`parse_mask`]), quoted (cut to 24 bytes) with what is wrong.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct MaskError {
+    problem: MaskProblem,
+    entry: [u8; ENTRY_CAPACITY],
+    len: u8,
+    truncated: bool,
+}
+
+impl MaskError {
+    fn new(problem: MaskProblem, entry: &str) -> Self {
+        let mut end = entry.len().min(ENTRY_CAPACITY);
+        while !entry.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut bytes = [0; ENTRY_CAPACITY];
+        bytes[..end].copy_from_slice(&entry.as_bytes()[..end]);
+        Self {
+            problem,
+            entry: bytes,
+            len: end as u8,
+            truncated: end < entry.len(),
+        }
+    }
+
+    /// The bad entry as written (cut to 24 bytes at a character boundary).
+    pub fn entry(&self) -> &str {
+        // The bytes are a prefix of a `str` cut at a character boundary.
+        core::str::from_utf8(&self.entry[..usize::from(self.len)]).unwrap_or("")
+    }
+
+    /// Whether the entry tried to add a feature (`+name`).
+    pub fn is_addition(&self) -> bool {
+        self.problem == MaskProblem::Adds
+    }
+
+    /// Whether the entry names no feature known to this build (`-name` with an unknown
+    /// name, or a feature of another architecture).
+    pub fn is_unknown_feature(&self) -> bool {
+        matches!(
+            self.problem,
+            MaskProblem::Unknown | MaskProblem::OtherArch(_)
+        )
+    }
+}
+
+impl fmt::Display for MaskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let entry = self.entry();
+        let dots = if self.truncated { "…" } else { "" };
+        let name = entry.trim_start_matches(['-', '+']).trim();
+        match self.problem {
+            MaskProblem::Unknown => {
+                write!(f, "unknown CPU feature \"{name}{dots}\" (known here:")?;
+                for feature in Feature::ALL.iter().filter(|f| f.is_native_arch()) {
+                    write!(f, " {feature}")?;
+                }
+                f.write_str(")")
+            }
+            MaskProblem::OtherArch(arch) => write!(
+                f,
+                "CPU feature \"{name}\" is an {arch} feature, not one of this {TARGET_ARCH} build"
+            ),
+            MaskProblem::Adds => write!(
+                f,
+                "\"{entry}{dots}\": a mask can only remove features (-{name}{dots})"
+            ),
+            MaskProblem::NoSign => write!(
+                f,
+                "\"{entry}{dots}\": each entry is -FEATURE (a mask only removes features)"
+            ),
+        }
+    }
+}
+
+impl fmt::Debug for MaskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MaskError({self})")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,5 +438,67 @@ mod tests {
             CpuFeatures::none().with(Feature::Sha)
         );
         assert!(set.contains(CpuFeatures::none().with(Feature::Sha)));
+    }
+
+    #[test]
+    fn masks_remove_exactly_the_named_features() {
+        let native: std::vec::Vec<Feature> = Feature::ALL
+            .iter()
+            .copied()
+            .filter(|f| f.is_native_arch())
+            .collect();
+        assert_eq!(parse_mask(""), Ok(CpuFeatures::none()));
+        assert_eq!(parse_mask(" , "), Ok(CpuFeatures::none()));
+        let mut all = CpuFeatures::none();
+        let mut text = std::string::String::new();
+        for &feature in &native {
+            let one = parse_mask(&format!("-{feature}")).expect("a native feature");
+            assert_eq!(one, CpuFeatures::none().with(feature), "{feature}");
+            all = all.with(feature);
+            text.push_str(&format!(" -{feature} ,"));
+        }
+        assert_eq!(parse_mask(&text), Ok(all), "{text}");
+        #[cfg(target_arch = "x86_64")]
+        {
+            let set = parse_mask("-sha,-avx512f").expect("valid");
+            assert_eq!(set.to_string(), "sha avx512f");
+            // No implied features: avx2 goes, the AVX-512 features stay.
+            assert_eq!(parse_mask("-avx2"), Ok(CpuFeatures::from_names(&["avx2"])));
+        }
+    }
+
+    #[test]
+    fn bad_mask_entries_are_errors_that_quote_them() {
+        let error = parse_mask("-sha,-avx51f").expect_err("unknown");
+        assert!(error.is_unknown_feature() && !error.is_addition());
+        assert_eq!(error.entry(), "-avx51f");
+        let text = error.to_string();
+        assert!(
+            text.starts_with("unknown CPU feature \"avx51f\" (known here: "),
+            "{text}"
+        );
+        let error = parse_mask("+sse2").expect_err("adds");
+        assert!(error.is_addition());
+        assert_eq!(
+            error.to_string(),
+            "\"+sse2\": a mask can only remove features (-sse2)"
+        );
+        let error = parse_mask("sha").expect_err("no sign");
+        assert!(!error.is_addition() && !error.is_unknown_feature());
+        assert!(error.to_string().contains("each entry is -FEATURE"));
+        let foreign = if cfg!(target_arch = "aarch64") {
+            "sha"
+        } else {
+            "sha2"
+        };
+        let error = parse_mask(&format!("-{foreign}")).expect_err("other architecture");
+        assert!(error.is_unknown_feature());
+        assert!(
+            error.to_string().contains(" feature, not one of this "),
+            "{error}"
+        );
+        let long = parse_mask("-a-very-long-name-that-is-no-feature").expect_err("unknown");
+        assert_eq!(long.entry().len(), ENTRY_CAPACITY);
+        assert!(long.to_string().contains("…\""), "{long}");
     }
 }

@@ -58,7 +58,7 @@ pub use compression::{
     Word,
 };
 pub use cost::Cost;
-pub use cpu::{CpuFeatures, Feature, str_eq};
+pub use cpu::{CpuFeatures, Feature, MaskError, parse_mask, str_eq};
 pub use declaration::{Declaration, Kernel, LaneKernel, Schedule};
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
 pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};

@@ -8,7 +8,7 @@
 
 use multisha::HashFunction;
 use multisha::engine::{
-    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many,
+    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many, cpu_mask,
 };
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -29,6 +29,9 @@ fn speed(hash: &mut dyn FnMut(&[u8]) -> Vec<u8>, len: usize, budget: Duration) -
 
 fn main() {
     println!("CPU features (SHA-relevant): {}", CpuFeatures::detect());
+    if let Some(mask) = cpu_mask() {
+        println!("CPU mask: {mask}");
+    }
     let inputs: Vec<Vec<u8>> = [0, 3, 55, 56, 64, 111, 112, 119, 128, 1000, 16384]
         .iter()
         .map(|&n| (0..n).map(|i| (i * 7 + 1) as u8).collect())

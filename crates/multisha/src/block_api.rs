@@ -19,8 +19,8 @@ use digest::block_api::{
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::{HashMarker, Output};
 use multisha_contract::{
-    BlockBytes, BlockCounter, Compression, CpuFeatures, Kernel, KernelFn, State, Word,
-    WorkspaceBuffer, compress_and_wipe, pad_into, wipe_blocks, write_digest,
+    BlockBytes, BlockCounter, Compression, Kernel, KernelFn, State, Word, WorkspaceBuffer,
+    compress_and_wipe, pad_into, wipe_blocks, write_digest,
 };
 use zeroize::Zeroize;
 
@@ -65,7 +65,7 @@ impl<H: HashFunction> HashCore<H> {
     /// # Errors
     /// An unknown name, a many-message variant, or a variant this CPU cannot run.
     pub fn with_variant(name: &str) -> Result<Self, Error> {
-        let features = CpuFeatures::detect();
+        let features = crate::engine::cpu_features();
         let variant = lookup_for(H::algorithm(), Interface::Single, name, features)?;
         let index = H::algorithm()
             .variants()

@@ -25,7 +25,7 @@ use measure::{Cell, Plan};
 use multisha::engine::CpuFeatures;
 use multisha_benches::{Contender, Kind, contenders};
 use progress::Progress;
-use results::{AlgoReport, Entry, Report};
+use results::{AlgoReport, Entry, MaskNote, Report};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -124,6 +124,9 @@ fn run(options: &Options) -> Result<(), String> {
         )
     };
     let (mut plan, sample_ms, cold_samples, calibration) = plan;
+    if let Some(mask) = MaskNote::current() {
+        eprintln!("multisha-report: {}", mask.line());
+    }
     let keep = |size: &usize| options.sizes.as_ref().is_none_or(|s| s.contains(size));
     let cells: Vec<Cell> = TCRYPT
         .iter()
@@ -228,6 +231,7 @@ fn run(options: &Options) -> Result<(), String> {
     let report = Report {
         cpu: machine::cpu_model(),
         features: CpuFeatures::detect().to_string(),
+        cpu_mask: MaskNote::current(),
         counter: counter::LABEL,
         unit: counter::UNIT,
         hz,

@@ -56,6 +56,11 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
     let value = json!({
         "cpu": report.cpu,
         "features": report.features,
+        "cpu_mask": report.cpu_mask.as_ref().map(|m| json!({
+            "mask": m.text,
+            "error": m.error,
+            "features": m.features,
+        })),
         "counter": { "source": report.counter, "unit": report.unit, "hz": report.hz },
         "mode": if report.quick { "quick" } else { "full" },
         "rounds": report.rounds,

@@ -25,6 +25,9 @@ fn cell_label(cell: &Cell) -> String {
 pub(crate) fn render(report: &Report, plots: &[String], batch_plots: &[String]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# multisha report\n");
+    if let Some(mask) = &report.cpu_mask {
+        let _ = writeln!(out, "**{}**\n", mask.line());
+    }
     let _ = writeln!(out, "- CPU: {}", report.cpu);
     let _ = writeln!(out, "- SHA-relevant features: {}", report.features);
     let _ = writeln!(

@@ -36,11 +36,51 @@ impl AlgoReport {
     }
 }
 
+/// A CPU mask as the report shows it.
+#[derive(Debug)]
+pub(crate) struct MaskNote {
+    /// `MULTISHA_CPU=-sha (removes sha)`, or why it was ignored.
+    pub(crate) shown: String,
+    /// The mask as written.
+    pub(crate) text: String,
+    /// The error, when the mask was refused (then nothing was masked).
+    pub(crate) error: Option<String>,
+    /// The features multisha's dispatch and variants used.
+    pub(crate) features: String,
+}
+
+impl MaskNote {
+    /// The mask in force in this process, if one is set.
+    pub(crate) fn current() -> Option<Self> {
+        let mask = multisha::engine::cpu_mask()?;
+        Some(Self {
+            shown: mask.to_string(),
+            text: mask.text().to_string(),
+            error: mask.error().map(|e| e.to_string()),
+            features: multisha::engine::cpu_features().to_string(),
+        })
+    }
+
+    /// One line for the top of the report and the summary.
+    pub(crate) fn line(&self) -> String {
+        match self.error {
+            None => format!(
+                "Run under a CPU mask: {}. multisha's variants and dispatch saw the features {}; \
+                 the peers (RustCrypto, ring, OpenSSL) still use the whole CPU.",
+                self.shown, self.features
+            ),
+            Some(_) => format!("CPU mask refused: {}; the whole CPU was used.", self.shown),
+        }
+    }
+}
+
 /// The whole report.
 #[derive(Debug)]
 pub(crate) struct Report {
     pub(crate) cpu: String,
     pub(crate) features: String,
+    /// The CPU mask (`MULTISHA_CPU`) the run was made under, if one was set.
+    pub(crate) cpu_mask: Option<MaskNote>,
     pub(crate) counter: &'static str,
     pub(crate) unit: &'static str,
     /// Counter ticks per second, measured against `Instant`.

@@ -7,6 +7,9 @@ const SIZES: [usize; 3] = [64, 1024, 16384];
 
 pub(crate) fn render(report: &Report) -> String {
     let mut out = String::new();
+    if let Some(mask) = &report.cpu_mask {
+        out.push_str(&format!("\n{}\n", mask.line()));
+    }
     for algo in &report.algos {
         let columns: Vec<_> = SIZES
             .iter()

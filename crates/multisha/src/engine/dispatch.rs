@@ -9,7 +9,7 @@
 //! lock, so [`active`] never names one variant while another runs once the writers are done.
 
 use super::select::{Reason, Selection, choose_for, lookup};
-use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant};
+use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant, cpu_features, cpu_mask};
 use crate::hash_function::Registered;
 use core::marker::PhantomData;
 use crate::batch::{Costs, Ladder};
@@ -140,7 +140,11 @@ impl<A: Registered> Slot<A> {
         };
         #[cfg(not(feature = "std"))]
         let _ = point;
-        Selection { variant, reason }
+        Selection {
+            variant,
+            reason,
+            cpu_mask: cpu_mask(),
+        }
     }
 
     /// The selection of `interface`, probing the CPU and the override once if there is none.
@@ -171,7 +175,7 @@ impl<A: Registered> Slot<A> {
         let requested = requested.as_deref();
         #[cfg(not(feature = "std"))]
         let requested = None;
-        let selection = choose_for(A::ALGORITHM, interface, CpuFeatures::detect(), requested);
+        let selection = choose_for(A::ALGORITHM, interface, cpu_features(), requested);
         let reason = match selection.reason {
             Reason::Requested => Reason::Env,
             #[cfg(feature = "std")]
@@ -216,7 +220,10 @@ impl<A: Registered> Dispatch for Slot<A> {
             } else {
                 bulk.variant
             };
-            return Selection { variant, reason: selection.reason };
+            return Selection {
+                variant,
+                ..selection
+            };
         }
         selection
     }
@@ -310,7 +317,7 @@ pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
             return ladder;
         }
         match cell.claim() {
-            Some(claim) => claim.publish(Ladder::of(A::ALGORITHM, CpuFeatures::detect())),
+            Some(claim) => claim.publish(Ladder::of(A::ALGORITHM, cpu_features())),
             // Another thread is reading the registry (well under a microsecond).
             None => core::hint::spin_loop(),
         }
@@ -411,9 +418,10 @@ pub fn active_many(algorithm: Algorithm) -> Selection {
 ///
 /// # Errors
 /// An unknown name, or a variant this CPU cannot run (then nothing changes); the message
-/// lists the available variants.
+/// lists the available variants. "This CPU" is [`cpu_features`]: a feature the mask in
+/// `MULTISHA_CPU` removes counts as missing.
 pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error> {
-    force_on(algorithm, name, CpuFeatures::detect())
+    force_on(algorithm, name, cpu_features())
 }
 
 /// [`force`] with the CPU's features given: tests pass a set that lacks a feature to prove the
@@ -495,7 +503,7 @@ mod tests {
                         Interface::Many => active_many(a).variant.name(),
                     };
                     let before = choice(algorithm);
-                    let cpu = CpuFeatures::detect().without(feature);
+                    let cpu = cpu_features().without(feature);
                     let error = force_on(algorithm, variant.name(), cpu).expect_err("refused");
                     assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
                     assert_eq!(choice(algorithm), before, "{variant}: nothing changed");
@@ -508,7 +516,7 @@ mod tests {
     #[test]
     fn shani_and_avx2_are_refused_without_their_features() {
         use multisha_contract::Feature;
-        let all = CpuFeatures::detect();
+        let all = cpu_features();
         for (algorithm, name, missing) in [
             (Algorithm::Sha1, "shani", Feature::Sha),
             (Algorithm::Sha256, "shani", Feature::Sha),

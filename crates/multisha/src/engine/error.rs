@@ -1,7 +1,7 @@
 //! The error type of the override API.
 
 use super::name_buf::NameBuf;
-use super::{Algorithm, Interface, Variant};
+use super::{Algorithm, Interface, Variant, cpu_features};
 use core::fmt;
 use multisha_contract::CpuFeatures;
 
@@ -17,7 +17,7 @@ pub struct Error {
     problem: Problem,
     /// The CPU the request was checked against.
     features: CpuFeatures,
-    /// Whether `features` are those of the CPU this process runs on.
+    /// Whether `features` are those of the CPU this process runs on (as masked).
     this_cpu: bool,
     /// The interface the request was for (that of the named variant, when it exists).
     interface: Interface,
@@ -52,7 +52,7 @@ impl Error {
             requested: NameBuf::new(requested),
             problem,
             features,
-            this_cpu: features == CpuFeatures::detect(),
+            this_cpu: features == cpu_features(),
             interface,
         }
     }
@@ -65,7 +65,7 @@ impl Error {
                 missing: features.missing(variant.requires()),
             },
             features,
-            this_cpu: features == CpuFeatures::detect(),
+            this_cpu: features == cpu_features(),
             interface: variant.interface(),
         }
     }

@@ -14,13 +14,15 @@
 //! ```
 //!
 //! # Dispatch
-//! The first hash of an algorithm probes the CPU ([`CpuFeatures::detect`]), reads the
-//! override ([`Algorithm::env_var`], `MULTISHA_SHA256=unroll8`, with the `std` feature) and
+//! The first hash of an algorithm probes the CPU ([`cpu_features`]: [`CpuFeatures::detect`]
+//! minus the mask in [`CPU_MASK_VAR`], `MULTISHA_CPU=-sha,-avx512f`), reads the override
+//! ([`Algorithm::env_var`], `MULTISHA_SHA256=unroll8`; both with the `std` feature) and
 //! installs the first variant of [`Algorithm::variants`] the CPU runs (they are listed best
-//! first) unless the override names one that can run. A bad override is ignored and reported
-//! by [`active`]. Later calls cost one relaxed atomic load and one indirect call.
+//! first) unless the override names one that can run. A bad override or mask is ignored and
+//! reported by [`active`]. Later calls cost one relaxed atomic load and one indirect call.
 
 mod algorithm;
+mod cpu;
 pub(crate) mod dispatch;
 mod error;
 mod function;
@@ -32,11 +34,12 @@ mod variant;
 
 pub(crate) use algorithm::AlgorithmInfo;
 pub use algorithm::{Algorithm, Listing};
+pub use cpu::{CPU_MASK_VAR, CpuMask, cpu_features, cpu_mask};
 pub use dispatch::{active, active_many, force};
 pub use error::Error;
 pub use function::Function;
 pub(crate) use function::FunctionInfo;
-pub use multisha_contract::{CpuFeatures, Feature, Schedule};
+pub use multisha_contract::{CpuFeatures, Feature, MaskError, Schedule};
 pub use pinned::{Pinned, PinnedMany};
 pub use plan::{BatchCosts, BatchPlan, KernelCost, PlanStage, batch_costs, batch_plan};
 pub use select::{Reason, Selection, choose, choose_many, lookup};

@@ -1,11 +1,11 @@
 //! One-shot hashing pinned to one variant, without touching the global choice.
 
 use super::select::{lookup_for, require_available};
-use super::{Error, Interface, Variant};
+use super::{Error, Interface, Variant, cpu_features};
 use crate::hash_function::HashFunction;
 use core::fmt;
 use core::marker::PhantomData;
-use multisha_contract::{CpuFeatures, Kernel, KernelFn};
+use multisha_contract::{Kernel, KernelFn};
 
 /// One-shot hashing with hash function `H` pinned to one variant, leaving the global choice
 /// alone: auditors compare variants side by side in one process.
@@ -34,7 +34,7 @@ impl<H: HashFunction> Pinned<H> {
             algorithm,
             Interface::Single,
             name,
-            CpuFeatures::detect(),
+            cpu_features(),
         )?)
     }
 
@@ -44,7 +44,7 @@ impl<H: HashFunction> Pinned<H> {
     /// A variant this CPU cannot run, a many-message variant, or one of another algorithm
     /// (then the error says the name is unknown for `H`'s algorithm).
     pub fn from_variant(variant: &'static Variant) -> Result<Self, Error> {
-        let features = CpuFeatures::detect();
+        let features = cpu_features();
         let Some(declaration) = variant.declaration::<H::Compression>() else {
             return Err(Error::unknown(
                 H::algorithm(),
@@ -114,7 +114,7 @@ impl<H: HashFunction> PinnedMany<H> {
     /// An unknown name, a single-message variant (see [`Pinned`]) or a variant this CPU
     /// cannot run.
     pub fn new(name: &str) -> Result<Self, Error> {
-        let variant = lookup_for(H::algorithm(), Interface::Many, name, CpuFeatures::detect())?;
+        let variant = lookup_for(H::algorithm(), Interface::Many, name, cpu_features())?;
         Ok(Self {
             variant,
             function: PhantomData,

@@ -1,7 +1,7 @@
 //! The choice of a variant, as a pure function of the CPU's features and the request, so it
 //! can be tested (and asked about) for CPUs other than this one.
 
-use super::{Algorithm, Error, Interface, Variant};
+use super::{Algorithm, CpuMask, Error, Interface, Variant};
 use core::fmt;
 use multisha_contract::CpuFeatures;
 
@@ -57,11 +57,19 @@ pub struct Selection {
     pub variant: &'static Variant,
     /// Why it was chosen.
     pub reason: Reason,
+    /// The CPU mask ([`CPU_MASK_VAR`](crate::engine::CPU_MASK_VAR)) in force when the
+    /// dispatcher chose ([`active`](crate::engine::active)); `None` when no mask is set, and
+    /// from [`choose`], which is given its features.
+    pub cpu_mask: Option<&'static CpuMask>,
 }
 
 impl fmt::Display for Selection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.variant, self.reason)
+        write!(f, "{} ({}", self.variant, self.reason)?;
+        if let Some(mask) = self.cpu_mask {
+            write!(f, "; {mask}")?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -141,6 +149,7 @@ pub(crate) fn choose_for(
                 return Selection {
                     variant,
                     reason: Reason::Requested,
+                    cpu_mask: None,
                 };
             }
             Err(error) => Some(error),
@@ -158,7 +167,11 @@ pub(crate) fn choose_for(
         (None, Interface::Single) => Reason::Priority,
         (None, Interface::Many) => Reason::Planned,
     };
-    Selection { variant, reason }
+    Selection {
+        variant,
+        reason,
+        cpu_mask: None,
+    }
 }
 
 /// The variants of `interface` a CPU with `features` runs, in the registry's order.

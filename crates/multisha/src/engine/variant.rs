@@ -128,9 +128,10 @@ impl Variant {
         self.declaration.lanes()
     }
 
-    /// Whether the CPU this process runs on can run it.
+    /// Whether the CPU this process runs on can run it, as masked by `MULTISHA_CPU`
+    /// ([`cpu_features`](crate::engine::cpu_features)).
     pub fn is_available(&self) -> bool {
-        self.is_available_on(CpuFeatures::detect())
+        self.is_available_on(crate::engine::cpu_features())
     }
 
     /// Whether a CPU with `features` could run it.
