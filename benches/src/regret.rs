@@ -44,11 +44,17 @@ pub fn regret_shapes(quick: bool) -> Vec<RegretShape> {
         }
     }
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mixed: &[usize] = if quick { &[13, 64] } else { &[3, 7, 13, 64, 300] };
+    let mixed: &[usize] = if quick {
+        &[13, 64]
+    } else {
+        &[3, 7, 13, 64, 300]
+    };
     for &count in mixed {
         shapes.push(RegretShape {
             label: format!("{count} mixed 0-8 KiB"),
-            lengths: (0..count).map(|_| (next(&mut seed) % 8193) as usize).collect(),
+            lengths: (0..count)
+                .map(|_| (next(&mut seed) % 8193) as usize)
+                .collect(),
         });
     }
     shapes
@@ -113,7 +119,9 @@ pub fn measure_regret(
     );
     let data: Vec<u8> = {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        (0..(16 << 10) + 4096).map(|_| next(&mut seed) as u8).collect()
+        (0..(16 << 10) + 4096)
+            .map(|_| next(&mut seed) as u8)
+            .collect()
     };
     let mut rows = Vec::new();
     for shape in shapes {

@@ -1,10 +1,12 @@
-//! `multisha variants`: the registry as a table, with what this CPU can run and which
-//! variant the dispatcher picked and why. Under a CPU mask (`MULTISHA_CPU=-sha`) "this CPU" is
+//! `multisha variants`: the registry as a table, with what this CPU can run, which variant
+//! the dispatcher picked and why, and the costs the batch planner chooses by. Under a CPU mask (`MULTISHA_CPU=-sha`) "this CPU" is
 //! the masked one, and the mask is named at the top.
 
 use std::ffi::OsString;
 
-use multisha::engine::{Algorithm, CpuFeatures, Function, Interface, cpu_features, cpu_mask};
+use multisha::engine::{
+    Algorithm, CpuFeatures, Function, Interface, batch_costs, cpu_features, cpu_mask,
+};
 
 use crate::diag::diag;
 use crate::out::Out;
@@ -87,6 +89,12 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
                 selection.variant.name(),
                 selection.reason
             ));
+            if interface == Interface::Many {
+                // The costs the batch planner chooses by, measured or estimated.
+                for line in batch_costs(alg).to_string().lines() {
+                    text.push_str(&format!("    {line}\n"));
+                }
+            }
         }
     }
     out.write(text.as_bytes());

@@ -11,14 +11,23 @@ fn main() {
         .map(|a| a.parse().expect("lengths in bytes"))
         .collect();
     let shapes: Vec<(String, Vec<usize>)> = if given.is_empty() {
-        [(1, 64), (2, 64), (4, 256), (7, 4096), (9, 64), (24, 300), (100, 32), (3, 4096)]
-            .into_iter()
-            .map(|(count, len)| (format!("{count} x {len} B"), vec![len; count]))
-            .chain([(
-                "13 mixed".to_string(),
-                (0..13).map(|i| (i * 2731) % 8192).collect(),
-            )])
-            .collect()
+        [
+            (1, 64),
+            (2, 64),
+            (4, 256),
+            (7, 4096),
+            (9, 64),
+            (24, 300),
+            (100, 32),
+            (3, 4096),
+        ]
+        .into_iter()
+        .map(|(count, len)| (format!("{count} x {len} B"), vec![len; count]))
+        .chain([(
+            "13 mixed".to_string(),
+            (0..13).map(|i| (i * 2731) % 8192).collect(),
+        )])
+        .collect()
     } else {
         vec![("given".to_string(), given)]
     };

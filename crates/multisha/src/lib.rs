@@ -37,10 +37,10 @@
 extern crate std;
 
 mod algorithms;
+mod batch;
 pub mod block_api;
 pub mod engine;
 mod hash_function;
-mod batch;
 mod oneshot;
 #[cfg(test)]
 mod tests;

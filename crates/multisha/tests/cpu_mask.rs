@@ -255,7 +255,12 @@ fn choices_follow(reduced: CpuFeatures) {
                     choose_many(algorithm, reduced, requested.as_deref()),
                 ),
             };
-            assert_eq!(selection.variant.name(), expected.variant.name(), "{var}");
+            // A planned many-message choice names what the planner runs long batches on by the
+            // costs measured here, which `choose_many` (estimates only) cannot know.
+            if expected.reason != Reason::Planned {
+                assert_eq!(selection.variant.name(), expected.variant.name(), "{var}");
+            }
+            assert_eq!(selection.variant.interface(), interface, "{var}");
             assert!(selection.variant.is_available_on(reduced), "{selection}");
             let reason = match expected.reason {
                 Reason::Requested => Reason::Env,

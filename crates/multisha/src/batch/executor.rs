@@ -67,7 +67,10 @@ pub(crate) unsafe fn execute<H, M, D>(
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    debug_assert_eq!(plan.stages().map(|s| s.count).sum::<usize>(), messages.count());
+    debug_assert_eq!(
+        plan.stages().map(|s| s.count).sum::<usize>(),
+        messages.count()
+    );
     if plan.stages().all(|stage| stage.runner == Runner::Single) {
         // No lane buffers to set up or wipe.
         return serial::<H, M, D>(single, messages, digests);

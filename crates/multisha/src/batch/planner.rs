@@ -116,7 +116,10 @@ impl Plan {
 
     /// The stages, in order (those of no message left out).
     pub(crate) fn stages(&self) -> impl Iterator<Item = Stage> + '_ {
-        self.stages[..self.len].iter().copied().filter(|s| s.count > 0)
+        self.stages[..self.len]
+            .iter()
+            .copied()
+            .filter(|s| s.count > 0)
     }
 
     /// This plan with `stage` appended.
@@ -206,9 +209,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
 /// most small batches are planned before their last messages are read; `None` when the
 /// lanes may win ([`plan`] decides).
 pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
-    let single = costs
-        .single
-        .time(shape.segments, shape.blocks);
+    let single = costs.single.time(shape.segments, shape.blocks);
     let one_by_one = Plan::all_on(Runner::Single, shape.count, single);
     if shape.count <= 1 {
         return Some(one_by_one);
@@ -341,11 +342,23 @@ impl<'a> TailPlans<'a> {
             }
             let last = rest & (lanes - 1);
             if last > 0 && last < rest {
-                let on_lanes = lanes_time(lanes, cost, &Part::of_tail(self.shape, self.tail, end - rest, end - last));
-                let alone = single_time(costs.single, &Part::of_tail(self.shape, self.tail, end - last, end));
+                let on_lanes = lanes_time(
+                    lanes,
+                    cost,
+                    &Part::of_tail(self.shape, self.tail, end - rest, end - last),
+                );
+                let alone = single_time(
+                    costs.single,
+                    &Part::of_tail(self.shape, self.tail, end - last, end),
+                );
                 if on_lanes + alone < best.predicted {
-                    best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes)
-                        .then(Stage { runner: Runner::Single, count: last }, alone);
+                    best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(
+                        Stage {
+                            runner: Runner::Single,
+                            count: last,
+                        },
+                        alone,
+                    );
                 }
             }
         }
@@ -375,10 +388,28 @@ pub(crate) fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Pl
             }
             for second in runners() {
                 let head = Plan::all_on(first, count - rest, 0.0);
-                plans.push(head.then(Stage { runner: second, count: rest }, 0.0));
+                plans.push(head.then(
+                    Stage {
+                        runner: second,
+                        count: rest,
+                    },
+                    0.0,
+                ));
                 if rest >= 2 && i == 1 {
-                    let two = head.then(Stage { runner: second, count: rest - 1 }, 0.0);
-                    plans.push(two.then(Stage { runner: Runner::Single, count: 1 }, 0.0));
+                    let two = head.then(
+                        Stage {
+                            runner: second,
+                            count: rest - 1,
+                        },
+                        0.0,
+                    );
+                    plans.push(two.then(
+                        Stage {
+                            runner: Runner::Single,
+                            count: 1,
+                        },
+                        0.0,
+                    ));
                 }
             }
         }
@@ -414,8 +445,16 @@ mod tests {
         avx2.push(8, Cost::new(300.0, 80.0, 240.0));
         let portable = Costs::single_only(Cost::new(0.0, 10.0, 100.0));
         [
-            ("intel-like", intel, &["avx512-x16", "shani-x4", "avx2-x8", "shani-x2"]),
-            ("zen-like", zen, &["avx512-x16", "shani-x4", "avx2-x8", "shani-x2"]),
+            (
+                "intel-like",
+                intel,
+                &["avx512-x16", "shani-x4", "avx2-x8", "shani-x2"],
+            ),
+            (
+                "zen-like",
+                zen,
+                &["avx512-x16", "shani-x4", "avx2-x8", "shani-x2"],
+            ),
             ("avx2 only", avx2, &["avx2-x8"]),
             ("no simd", portable, &[]),
         ]
@@ -447,7 +486,10 @@ mod tests {
     }
 
     fn the(table: &str) -> (Costs, &'static [&'static str]) {
-        let (_, costs, names) = tables().into_iter().find(|t| t.0 == table).expect("a table");
+        let (_, costs, names) = tables()
+            .into_iter()
+            .find(|t| t.0 == table)
+            .expect("a table");
         (costs, names)
     }
 
@@ -455,14 +497,26 @@ mod tests {
     fn the_cpu_class_decides_the_kernel() {
         let seven = [4096; 7];
         let (intel, names) = the("intel-like");
-        assert_eq!(named(&plan_of(&intel, &seven), names), [("avx512-x16".into(), 7)]);
+        assert_eq!(
+            named(&plan_of(&intel, &seven), names),
+            [("avx512-x16".into(), 7)]
+        );
         let (zen, names) = the("zen-like");
         let zen_plan = named(&plan_of(&zen, &seven), names);
-        assert!(zen_plan.iter().all(|(name, _)| name.starts_with("shani")), "{zen_plan:?}");
+        assert!(
+            zen_plan.iter().all(|(name, _)| name.starts_with("shani")),
+            "{zen_plan:?}"
+        );
         let (avx2, names) = the("avx2 only");
-        assert_eq!(named(&plan_of(&avx2, &seven), names), [("avx2-x8".into(), 7)]);
+        assert_eq!(
+            named(&plan_of(&avx2, &seven), names),
+            [("avx2-x8".into(), 7)]
+        );
         let (portable, names) = the("no simd");
-        assert_eq!(named(&plan_of(&portable, &seven), names), [("one by one".into(), 7)]);
+        assert_eq!(
+            named(&plan_of(&portable, &seven), names),
+            [("one by one".into(), 7)]
+        );
     }
 
     #[test]
@@ -551,7 +605,10 @@ mod tests {
         assert_eq!(s.tail_len(), 8);
         assert_eq!(s.tail_part(&tail, 0, 1), (3, 2, 3, 3, true));
         assert_eq!(s.tail_part(&tail, 7, 8), (1, 1, 1, 1, true));
-        assert_eq!(s.tail_part(&tail, 2, 6), (2 + 2 + 2 + 2, 2 + 2 + 1 + 1, 2, 2, false));
+        assert_eq!(
+            s.tail_part(&tail, 2, 6),
+            (2 + 2 + 2 + 2, 2 + 2 + 1 + 1, 2, 2, false)
+        );
         // SHA-512: 111 bytes fit one block, 112 need two.
         let wide = Shape::new(2, |i| [111, 112][i], 128, 16);
         assert_eq!(wide.blocks, 3);

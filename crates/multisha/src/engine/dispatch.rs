@@ -10,10 +10,10 @@
 
 use super::select::{Reason, Selection, choose_for, lookup};
 use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant, cpu_features, cpu_mask};
-use crate::hash_function::Registered;
-use core::marker::PhantomData;
 use crate::batch::{Costs, Ladder};
+use crate::hash_function::Registered;
 use core::cell::UnsafeCell;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
 use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
@@ -211,7 +211,11 @@ impl<A: Registered> Dispatch for Slot<A> {
             let costs = crate::batch::audit::costs::<A>();
             let bulk = costs
                 .kernels()
-                .min_by(|a, b| a.cost.per_block(a.lanes).total_cmp(&b.cost.per_block(b.lanes)))
+                .min_by(|a, b| {
+                    a.cost
+                        .per_block(a.lanes)
+                        .total_cmp(&b.cost.per_block(b.lanes))
+                })
                 .expect("the single-message kernel at least");
             let variant = if bulk.lanes == 1 {
                 A::ALGORITHM
@@ -376,7 +380,12 @@ impl<T: Copy> Published<T> {
     /// The right to publish, for the first caller only.
     pub(crate) fn claim(&self) -> Option<Claim<'_, T>> {
         self.state
-            .compare_exchange(Self::EMPTY, Self::CLAIMED, Ordering::Acquire, Ordering::Relaxed)
+            .compare_exchange(
+                Self::EMPTY,
+                Self::CLAIMED,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            )
             .is_ok()
             .then_some(Claim(self))
     }
