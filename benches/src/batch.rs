@@ -27,23 +27,6 @@ impl fmt::Debug for BatchContender {
 }
 
 impl BatchContender {
-    /// A contender called `name` that hashes a batch with `run`.
-    pub(crate) fn new(
-        name: &str,
-        kind: Kind,
-        digest_len: usize,
-        description: &str,
-        run: Run,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            kind,
-            digest_len,
-            description: description.into(),
-            run,
-        }
-    }
-
     /// The variant name, `dispatched`, or the peer's name.
     pub fn name(&self) -> &str {
         &self.name

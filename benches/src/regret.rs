@@ -3,10 +3,8 @@
 //! message after the other through the one-shot function), all in one process, interleaved
 //! rounds (the order rotating each round), medians.
 
-use crate::batch::{BatchContender, batch_contenders};
-use crate::contenders::Kind;
 use multisha::HashFunction;
-use multisha::engine::Algorithm;
+use multisha::engine::{Algorithm, Interface, PinnedMany};
 use std::time::Instant;
 
 /// One batch shape of the grid: its label and its message lengths.
@@ -100,23 +98,55 @@ impl RegretRow {
     }
 }
 
-/// Measures every shape of `shapes` for `algorithm`'s main hash function: `rounds` rounds,
-/// each sample at least `sample_ns` long.
+/// Measures every shape of `shapes` for `algorithm`'s main hash function (SHA-1, SHA-256,
+/// SHA-512): `rounds` rounds, each sample at least `sample_ns` long.
 pub fn measure_regret(
     algorithm: Algorithm,
     shapes: &[RegretShape],
     rounds: usize,
     sample_ns: f64,
 ) -> Vec<RegretRow> {
-    let contenders: Vec<BatchContender> = batch_contenders(algorithm)
-        .into_iter()
-        .filter(|c| c.kind() != Kind::Peer)
-        .chain(one_by_one(algorithm))
-        .collect();
-    assert!(
-        contenders.len() >= 3,
-        "{algorithm}: the dispatched function, a variant and one by one"
-    );
+    if algorithm == Algorithm::Sha1 {
+        measure::<multisha::Sha1>(shapes, rounds, sample_ns)
+    } else if algorithm == Algorithm::Sha256 {
+        measure::<multisha::Sha256>(shapes, rounds, sample_ns)
+    } else {
+        measure::<multisha::Sha512>(shapes, rounds, sample_ns)
+    }
+}
+
+/// A way to hash a batch into typed digests: every contender writes into a buffer made once,
+/// so none pays for an allocation the others do not.
+type Way<H> = Box<dyn Fn(&[&[u8]], &mut [<H as HashFunction>::Digest])>;
+
+fn measure<H: HashFunction>(
+    shapes: &[RegretShape],
+    rounds: usize,
+    sample_ns: f64,
+) -> Vec<RegretRow> {
+    let mut ways: Vec<(String, Way<H>)> = vec![(
+        "dispatched".to_string(),
+        Box::new(|m: &[&[u8]], d: &mut [H::Digest]| H::oneshot_many(m, d)),
+    )];
+    for variant in H::algorithm().variants() {
+        if variant.interface() != Interface::Many {
+            continue;
+        }
+        if let Ok(pinned) = PinnedMany::<H>::new(variant.name()) {
+            ways.push((
+                variant.name().to_string(),
+                Box::new(move |m: &[&[u8]], d: &mut [H::Digest]| pinned.hash_many(m, d)),
+            ));
+        }
+    }
+    ways.push((
+        "one-by-one".to_string(),
+        Box::new(|m: &[&[u8]], d: &mut [H::Digest]| {
+            for (message, digest) in m.iter().zip(d.iter_mut()) {
+                *digest = H::oneshot(message);
+            }
+        }),
+    ));
     let data: Vec<u8> = {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         (0..(16 << 10) + 4096)
@@ -132,48 +162,55 @@ pub fn measure_regret(
             .enumerate()
             .map(|(i, &len)| &data[(i * 61) % 4096..][..len])
             .collect();
-        let digest_len = contenders[0].digest_len();
-        let mut out = vec![0u8; messages.len() * digest_len];
-        let time = |c: &BatchContender, out: &mut [u8], iterations: usize| {
+        let mut want = vec![H::ZERO; messages.len()];
+        let mut out = vec![H::ZERO; messages.len()];
+        for (i, (name, way)) in ways.iter().enumerate() {
+            way(&messages, &mut out);
+            if i == 0 {
+                want.clone_from(&out);
+            }
+            assert!(
+                out == want,
+                "{name} disagrees with the dispatched function on {}",
+                shape.label
+            );
+        }
+        let time = |way: &Way<H>, out: &mut [H::Digest], iterations: usize| {
             let start = Instant::now();
             for _ in 0..iterations {
-                c.run(&messages, out);
+                way(&messages, out);
             }
             start.elapsed().as_nanos() as f64 / iterations as f64
         };
-        let iterations: Vec<usize> = contenders
+        let iterations: Vec<usize> = ways
             .iter()
-            .map(|c| {
-                let once = time(c, &mut out, 1).max(1.0);
+            .map(|(_, way)| {
+                let once = time(way, &mut out, 1).max(1.0);
                 ((sample_ns / once).ceil() as usize).clamp(1, 1 << 20)
             })
             .collect();
-        let mut samples = vec![Vec::with_capacity(rounds); contenders.len()];
+        let mut samples = vec![Vec::with_capacity(rounds); ways.len()];
         for round in 0..rounds {
-            for k in 0..contenders.len() {
-                let i = (k + round) % contenders.len();
-                samples[i].push(time(&contenders[i], &mut out, iterations[i]));
+            for k in 0..ways.len() {
+                let i = (k + round) % ways.len();
+                samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
             }
         }
         let medians: Vec<f64> = samples.into_iter().map(median).collect();
-        let dispatched = contenders
-            .iter()
-            .position(|c| c.kind() == Kind::Dispatched)
-            .expect("the dispatched contender");
         let (best, &best_ns) = medians
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i != dispatched)
+            .skip(1)
             .min_by(|a, b| a.1.total_cmp(b.1))
             .expect("single choices");
         rows.push(RegretRow {
             label: shape.label.clone(),
             count: shape.lengths.len(),
             bytes: shape.lengths.iter().sum(),
-            dispatched: medians[dispatched],
-            best: (contenders[best].name().to_string(), best_ns),
+            dispatched: medians[0],
+            best: (ways[best].0.clone(), best_ns),
             one_by_one: *medians.last().expect("one by one"),
-            plan: multisha::engine::batch_plan(algorithm, &shape.lengths).to_string(),
+            plan: multisha::engine::batch_plan(H::algorithm(), &shape.lengths).to_string(),
         });
     }
     rows
@@ -182,32 +219,4 @@ pub fn measure_regret(
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
-}
-
-/// The one-shot function of `algorithm`'s main hash function in a loop.
-fn one_by_one(algorithm: Algorithm) -> Option<BatchContender> {
-    if algorithm == Algorithm::Sha1 {
-        Some(loop_of::<multisha::Sha1>())
-    } else if algorithm == Algorithm::Sha256 {
-        Some(loop_of::<multisha::Sha256>())
-    } else if algorithm == Algorithm::Sha512 {
-        Some(loop_of::<multisha::Sha512>())
-    } else {
-        None
-    }
-}
-
-fn loop_of<H: HashFunction>() -> BatchContender {
-    let len = H::OUTPUT.len;
-    BatchContender::new(
-        "one-by-one",
-        Kind::Variant,
-        len,
-        "the one-shot function in a loop",
-        Box::new(move |messages, out| {
-            for (message, chunk) in messages.iter().zip(out.chunks_exact_mut(len)) {
-                chunk.copy_from_slice(H::oneshot(message).as_ref());
-            }
-        }),
-    )
 }

@@ -55,11 +55,6 @@ impl<A: Compression> LaneBuffers<A> {
         }
     }
 
-    /// Zeroes every state and tail in a way the optimiser cannot drop.
-    pub fn wipe(&mut self) {
-        self.wipe_first(MAX_LANES);
-    }
-
     /// Zeroes the states and tails of the first `lanes` slots in a way the optimiser cannot
     /// drop: a batch that wrote no others (the buffers start zeroed) leaves nothing behind,
     /// and a 4-lane kernel's batch does not pay for wiping sixteen.

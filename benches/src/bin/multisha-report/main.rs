@@ -25,7 +25,7 @@ use measure::{Cell, Plan};
 use multisha::engine::CpuFeatures;
 use multisha_benches::{Contender, Kind, contenders};
 use progress::Progress;
-use results::{AlgoReport, Entry, MaskNote, Report};
+use results::{AlgoReport, Entry, MaskNote, RegretReport, Report};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -181,7 +181,8 @@ fn run(options: &Options) -> Result<(), String> {
     };
     let shapes = multisha_benches::batch_shapes(options.sizes.as_deref());
     let mut progress = Progress::new(
-        sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + shapes.len()) + short_steps,
+        sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + shapes.len() + 1)
+            + short_steps,
     );
 
     let mut algos = Vec::new();
@@ -221,6 +222,22 @@ fn run(options: &Options) -> Result<(), String> {
             &mut progress,
         )?);
     }
+    let regret_shapes = multisha_benches::regret_shapes(options.quick);
+    let mut regret = Vec::new();
+    for &algorithm in &options.algorithms {
+        progress.step(&format!("{} batch planner regret", algorithm.id()));
+        let rows = multisha_benches::measure_regret(
+            algorithm,
+            &regret_shapes,
+            plan.rounds,
+            if options.quick { 100_000.0 } else { 300_000.0 },
+        );
+        regret.push(RegretReport {
+            algorithm,
+            costs: multisha::engine::batch_costs(algorithm).to_string(),
+            rows,
+        });
+    }
     let short = if short_sizes.is_empty() {
         Vec::new()
     } else {
@@ -244,6 +261,7 @@ fn run(options: &Options) -> Result<(), String> {
         missing_peers: multisha_benches::missing_peers(),
         short,
         batches,
+        regret,
         algos,
     };
     write(options, &report)?;

@@ -82,6 +82,21 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
                 "results": batch.entries.iter().zip(stats).map(|(e, s)| (e.0.clone(), stat(report, *bytes, s))).collect::<serde_json::Map<_, _>>(),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "batch_planner": report.regret.iter().map(|regret| json!({
+            "algorithm": regret.algorithm.id(),
+            "costs": regret.costs,
+            "rows": regret.rows.iter().map(|row| json!({
+                "batch": row.label,
+                "messages": row.count,
+                "bytes": row.bytes,
+                "dispatched_ns": row.dispatched,
+                "best": row.best.0,
+                "best_ns": row.best.1,
+                "one_by_one_ns": row.one_by_one,
+                "regret": row.regret(),
+                "plan": row.plan,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "short_paths": report.short.iter().map(|row| json!({
             "function": row.function,
             "path": row.path,

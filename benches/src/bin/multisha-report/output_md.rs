@@ -2,7 +2,7 @@
 
 use crate::batch::BatchReport;
 use crate::measure::Cell;
-use crate::results::{AlgoReport, Report, size_label};
+use crate::results::{AlgoReport, RegretReport, Report, size_label};
 use multisha_benches::Kind;
 use std::fmt::Write;
 
@@ -64,8 +64,56 @@ pub(crate) fn render(report: &Report, plots: &[String], batch_plots: &[String]) 
     for (batch, plot) in report.batches.iter().zip(batch_plots) {
         render_batch(&mut out, report, batch, plot);
     }
+    for regret in &report.regret {
+        render_regret(&mut out, regret);
+    }
     render_short(&mut out, report);
     out
+}
+
+/// One algorithm's batch planner: its costs, then the regret table (dispatched time / the
+/// best single choice, and / one by one) with the worst cells.
+fn render_regret(out: &mut String, regret: &RegretReport) {
+    let _ = writeln!(
+        out,
+        "\n## {} batch planner: costs and regret\n",
+        regret.algorithm
+    );
+    let _ = writeln!(out, "```text\n{}\n```\n", regret.costs);
+    let _ = writeln!(
+        out,
+        "Nanoseconds per batch call (medians of interleaved rounds). Regret: dispatched / the \
+         fastest single choice (each many-message variant pinned alone, one by one); 1.00 is \
+         as good as knowing the answer, below 1 the plan beats every single choice.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| batch | dispatched | best single choice | regret | vs one by one | plan |"
+    );
+    let _ = writeln!(out, "|---|---:|---|---:|---:|---|");
+    for row in &regret.rows {
+        let _ = writeln!(
+            out,
+            "| {} | {:.0} | {} {:.0} | {:.3} | {:.3} | {} |",
+            row.label,
+            row.dispatched,
+            row.best.0,
+            row.best.1,
+            row.regret(),
+            row.against_one_by_one(),
+            row.plan
+        );
+    }
+    if let Some((worst, one)) = regret.worst() {
+        let _ = writeln!(
+            out,
+            "\nWorst regret: {:.3} ({}); worst against one by one: {:.3} ({}).",
+            worst.regret(),
+            worst.label,
+            one.against_one_by_one(),
+            one.label
+        );
+    }
 }
 
 /// One algorithm's batch tables: aggregate MB/s, then ratios of the dispatched path.

@@ -98,6 +98,34 @@ pub(crate) struct Report {
     pub(crate) short: Vec<crate::short::ShortRow>,
     /// Many messages at once, per algorithm.
     pub(crate) batches: Vec<crate::batch::BatchReport>,
+    /// The batch planner per algorithm: its costs, and its regret on a grid of shapes.
+    pub(crate) regret: Vec<RegretReport>,
+}
+
+/// The batch planner of one algorithm: the costs it used and its regret table.
+#[derive(Debug)]
+pub(crate) struct RegretReport {
+    pub(crate) algorithm: Algorithm,
+    /// `engine::batch_costs`, as printed.
+    pub(crate) costs: String,
+    pub(crate) rows: Vec<multisha_benches::RegretRow>,
+}
+
+impl RegretReport {
+    /// The row of the largest regret, and that of the largest time against one by one.
+    pub(crate) fn worst(
+        &self,
+    ) -> Option<(&multisha_benches::RegretRow, &multisha_benches::RegretRow)> {
+        let regret = self
+            .rows
+            .iter()
+            .max_by(|a, b| a.regret().total_cmp(&b.regret()))?;
+        let one = self
+            .rows
+            .iter()
+            .max_by(|a, b| a.against_one_by_one().total_cmp(&b.against_one_by_one()))?;
+        Some((regret, one))
+    }
 }
 
 impl Report {

@@ -50,6 +50,20 @@ pub(crate) fn render(report: &Report) -> String {
             out.push('\n');
         }
     }
+    for regret in &report.regret {
+        if let Some((worst, one)) = regret.worst() {
+            out.push_str(&format!(
+                "\n{} batch planner ({} shapes): worst regret {:.3} ({}), worst against one by \
+                 one {:.3} ({})\n",
+                regret.algorithm,
+                regret.rows.len(),
+                worst.regret(),
+                worst.label,
+                one.against_one_by_one(),
+                one.label
+            ));
+        }
+    }
     for batch in &report.batches {
         let Some(dispatched) = batch.index("dispatched") else {
             continue;

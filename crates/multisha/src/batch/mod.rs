@@ -24,8 +24,8 @@ pub(crate) use io::{Digests, Flat, Messages};
 pub(crate) use kernels::Ladder;
 pub(crate) use planner::Costs;
 
+use crate::engine::Variant;
 use crate::engine::dispatch;
-use crate::engine::{Reason, Variant};
 use crate::hash_function::HashFunction;
 use multisha_contract::{BlockBytes, Compression, Kernel};
 use planner::{Plan, Runner};
@@ -43,9 +43,8 @@ where
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    let selection = dispatch::many::<H::Compression>();
-    if matches!(selection.reason, Reason::Forced | Reason::Env) {
-        return run_pinned::<H, M, D>(selection.variant, messages, digests);
+    if let Some(variant) = dispatch::pinned_many::<H::Compression>() {
+        return run_pinned::<H, M, D>(variant, messages, digests);
     }
     check_lengths::<H>(messages.count(), digests.count());
     let single = dispatch::current::<H::Compression>();

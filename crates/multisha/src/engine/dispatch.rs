@@ -73,6 +73,11 @@ pub struct Slot<A: Compression> {
 
 const VALID: u32 = 1 << 31;
 
+/// Reason codes of a packed selection (bits 8..16) that [`pinned_many`] reads directly.
+const ENV: u32 = 2;
+const FORCED: u32 = 3;
+const PLANNED: u32 = 5;
+
 impl<A: Compression> core::fmt::Debug for Slot<A> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Slot({})", A::ID)
@@ -128,9 +133,9 @@ impl<A: Registered> Slot<A> {
     fn unpack(&self, point: &Point, packed: u32) -> Selection {
         let variant = &A::ALGORITHM.variants()[(packed & 0xff) as usize];
         let reason = match (packed >> 8) & 0xff {
-            2 => Reason::Env,
-            5 => Reason::Planned,
-            3 => Reason::Forced,
+            ENV => Reason::Env,
+            PLANNED => Reason::Planned,
+            FORCED => Reason::Forced,
             #[cfg(feature = "std")]
             4 => point
                 .env_rejected
@@ -276,10 +281,10 @@ unsafe fn probe<A: Registered>(
 fn pack(variant: &Variant, reason: Reason) -> u32 {
     let code = match reason {
         Reason::Priority | Reason::Requested | Reason::RequestRejected(_) => 1,
-        Reason::Env => 2,
-        Reason::Forced => 3,
+        Reason::Env => ENV,
+        Reason::Forced => FORCED,
         Reason::EnvRejected(_) => 4,
-        Reason::Planned => 5,
+        Reason::Planned => PLANNED,
     };
     VALID | code << 8 | variant.algorithm().index_of(variant) as u32
 }
@@ -405,6 +410,20 @@ pub(crate) fn many<A: Registered>() -> Selection {
     A::slot().selection(Interface::Many)
 }
 
+/// The many-message variant named for `A` (by `force` or the environment), if one was: what
+/// the batch functions ask on every call, one atomic load once the choice is made.
+#[inline]
+pub(crate) fn pinned_many<A: Registered>() -> Option<&'static Variant> {
+    let slot = A::slot();
+    let mut packed = slot.many.selection.load(Ordering::Acquire);
+    if packed == 0 {
+        slot.resolve(Interface::Many);
+        packed = slot.many.selection.load(Ordering::Acquire);
+    }
+    matches!((packed >> 8) & 0xff, FORCED | ENV)
+        .then(|| &A::ALGORITHM.variants()[(packed & 0xff) as usize])
+}
+
 /// The single-message variant `algorithm` uses now and why (probing first if nothing is
 /// installed yet).
 pub fn active(algorithm: Algorithm) -> Selection {
@@ -497,6 +516,36 @@ mod tests {
             "active() names {named}, the slot runs another kernel"
         );
         assert_eq!(named.name(), fast, "the later force wins");
+    }
+
+    /// Sixteen threads racing for one `Published` value: exactly one claims it; readers see
+    /// nothing until it is published, then the whole value.
+    #[test]
+    fn a_published_value_is_claimed_once_and_read_whole() {
+        let cell: Published<[u64; 8]> = Published::new();
+        let barrier = std::sync::Barrier::new(16);
+        let claims = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..16u64 {
+                let (cell, barrier, claims) = (&cell, &barrier, &claims);
+                scope.spawn(move || {
+                    barrier.wait();
+                    if let Some(claim) = cell.claim() {
+                        claims.fetch_add(1, Ordering::Relaxed);
+                        std::thread::sleep(Duration::from_millis(20));
+                        claim.publish([t; 8]);
+                    }
+                    for _ in 0..1000 {
+                        if let Some(value) = cell.get_ref() {
+                            assert!(value.iter().all(|&v| v == value[0]), "{value:?}");
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(claims.load(Ordering::Relaxed), 1);
+        assert!(cell.get_ref().is_some());
+        assert!(cell.claim().is_none(), "claimed once, ever");
     }
 
     #[test]

@@ -21,6 +21,9 @@ pub struct Error {
     this_cpu: bool,
     /// The interface the request was for (that of the named variant, when it exists).
     interface: Interface,
+    /// Whether the request named no interface (`lookup` of an unknown name): the message then
+    /// lists the variants of both.
+    any_interface: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +57,19 @@ impl Error {
             features,
             this_cpu: features == cpu_features(),
             interface,
+            any_interface: false,
+        }
+    }
+
+    /// An unknown name asked for without an interface ([`lookup`](super::lookup)).
+    pub(crate) fn unknown_any(
+        algorithm: Algorithm,
+        requested: &str,
+        features: CpuFeatures,
+    ) -> Self {
+        Self {
+            any_interface: true,
+            ..Self::unknown(algorithm, Interface::Single, requested, features)
         }
     }
 
@@ -67,6 +83,7 @@ impl Error {
             features,
             this_cpu: features == cpu_features(),
             interface: variant.interface(),
+            any_interface: false,
         }
     }
 
@@ -127,15 +144,15 @@ impl Error {
         }
     }
 
-    /// The variants of the interface asked for that a CPU with the checked features runs,
-    /// best first.
+    /// The variants of the interface asked for (of both, when the request named none) that a
+    /// CPU with the checked features runs, in the registry's order.
     pub fn available(&self) -> impl Iterator<Item = &'static Variant> + use<> {
         let features = self.features;
-        let interface = self.interface;
+        let (interface, any) = (self.interface, self.any_interface);
         self.algorithm
             .variants()
             .iter()
-            .filter(move |v| v.is_available_on(features) && v.interface() == interface)
+            .filter(move |v| v.is_available_on(features) && (any || v.interface() == interface))
     }
 }
 

@@ -85,7 +85,7 @@ pub fn lookup(
 ) -> Result<&'static Variant, Error> {
     let variant = algorithm
         .variant(name)
-        .ok_or_else(|| Error::unknown(algorithm, Interface::Single, name, features))?;
+        .ok_or_else(|| Error::unknown_any(algorithm, name, features))?;
     require_available(variant, features)
 }
 
