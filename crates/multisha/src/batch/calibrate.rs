@@ -19,9 +19,8 @@ use super::kernels::Ladder;
 use super::planner::Costs;
 use crate::engine::dispatch;
 use crate::hash_function::Registered;
-use multisha_contract::Cost;
-
 /// The environment variable that turns measuring off (`0`).
+#[cfg(feature = "std")]
 pub(crate) const ENV_VAR: &str = "MULTISHA_CALIBRATE";
 
 /// The costs the planner of `A` uses now, and whether they were measured: published once
@@ -82,7 +81,7 @@ mod measure {
     use crate::batch::executor;
     use crate::batch::planner::{Plan, Runner};
     use crate::hash_function::HashFunction;
-    use multisha_contract::{BlockBytes, Compression, KernelFn, MAX_LANES};
+    use multisha_contract::{BlockBytes, Compression, Cost, KernelFn, MAX_LANES};
     use std::time::{Duration, Instant};
 
     /// At most this long measuring one compression function's kernels.

@@ -58,6 +58,7 @@ impl<A: Compression> Ladder<A> {
     }
 
     /// How many lane kernels.
+    #[cfg(any(feature = "std", test))]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
