@@ -214,8 +214,16 @@ pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     if shape.count <= 1 {
         return Some(one_by_one);
     }
-    let hopeless = costs.lane_kernels().iter().all(|&(lanes, cost)| {
-        cost.time(1, shape.longest.max(per_lane(shape.blocks, lanes))) >= single
+    // A lane kernel saves at most, per block, what a step of it costs less than `lanes`
+    // single steps, and per segment what a single call costs more than its share of a call of
+    // all lanes; it pays its set-up once per use. Where that cannot win back the set-up, no
+    // plan with it can beat one by one.
+    let one = costs.single;
+    let hopeless = costs.lane_kernels().iter().all(|&(width, cost)| {
+        let per_block = (one.step - cost.step / width as f32).max(0.0);
+        let per_segment = (one.call - cost.call / width as f32).max(0.0);
+        let most_saved = per_block * shape.blocks as f32 + per_segment * shape.segments as f32;
+        most_saved <= cost.setup
     });
     hopeless.then_some(one_by_one)
 }
@@ -258,18 +266,27 @@ pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
         equal: shape.equal,
     };
     let mut best = Plan::all_on(Runner::Single, all.count, single_time(costs.single, &all));
-    let mut tails = TailPlans::new(costs, shape, tail);
-    let end = shape.tail_len();
-    for (k, &(lanes, cost)) in costs.lane_kernels().iter().enumerate() {
-        let whole = lanes_time(lanes, cost, &all);
+    for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
+        let whole = lanes_time(width, cost, &all);
         if whole < best.predicted {
             best = Plan::all_on(Runner::Lanes(k), all.count, whole);
         }
-        // Hand the last `rest` messages, which would leave lanes idle, to another plan.
-        let remainder = all.count & (lanes - 1);
-        let candidates = [remainder, remainder + lanes, lanes / 2, lanes / 4, 1];
-        for (i, &rest) in candidates.iter().enumerate() {
-            if rest == 0 || rest >= all.count || rest > end || candidates[..i].contains(&rest) {
+    }
+    let mut tails = TailPlans::new(costs, shape, tail);
+    let end = shape.tail_len();
+    for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
+        // Hand the last `rest` messages, which would leave lanes idle, to another plan: the
+        // remainder of full groups, or (ragged lengths, where groups do not end together)
+        // one more group's worth.
+        let remainder = all.count & (width - 1);
+        let candidates = [remainder, if all.equal { 0 } else { remainder + width }];
+        for rest in candidates {
+            if rest == 0 || rest >= all.count || rest > end {
+                continue;
+            }
+            // No head on this kernel can win: its set-up and its share of the blocks.
+            let floor = cost.setup + cost.step * per_lane(all.blocks - rest, width) as f32;
+            if floor >= best.predicted {
                 continue;
             }
             let last = Part::of_tail(shape, tail, end - rest, end);
@@ -287,11 +304,11 @@ pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
                 },
                 equal: all.equal,
             };
-            let first = lanes_time(lanes, cost, &head);
+            let first = lanes_time(width, cost, &head);
             if first >= best.predicted {
                 continue;
             }
-            let rest_plan = tails.best(rest);
+            let rest_plan = tails.best(rest, best.predicted - first);
             if first + rest_plan.predicted < best.predicted {
                 let mut plan = Plan::all_on(Runner::Lanes(k), head.count, first);
                 for stage in rest_plan.stages() {
@@ -326,39 +343,36 @@ impl<'a> TailPlans<'a> {
     }
 
     /// The best plan of the last `rest` messages: one by one, on one lane kernel, or on one
-    /// lane kernel and then its remainder one by one.
-    fn best(&mut self, rest: usize) -> Plan {
+    /// lane kernel and then its remainder one by one. Lane kernels whose set-up alone costs
+    /// `bound` or more are not tried: the caller has a better plan already.
+    fn best(&mut self, rest: usize, bound: f32) -> Plan {
         if let Some(&(_, plan)) = self.found[..self.len].iter().find(|f| f.0 == rest) {
             return plan;
         }
         let end = self.shape.tail_len();
-        let part = Part::of_tail(self.shape, self.tail, end - rest, end);
+        let (shape, tail) = (self.shape, self.tail);
+        let part = Part::of_tail(shape, tail, end - rest, end);
         let costs = self.costs;
         let mut best = Plan::all_on(Runner::Single, rest, single_time(costs.single, &part));
-        for (k, &(lanes, cost)) in costs.lane_kernels().iter().enumerate() {
-            let whole = lanes_time(lanes, cost, &part);
+        for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
+            if cost.setup >= bound.min(best.predicted) {
+                continue;
+            }
+            let whole = lanes_time(width, cost, &part);
             if whole < best.predicted {
                 best = Plan::all_on(Runner::Lanes(k), rest, whole);
             }
-            let last = rest & (lanes - 1);
+            let last = rest & (width - 1);
             if last > 0 && last < rest {
-                let on_lanes = lanes_time(
-                    lanes,
-                    cost,
-                    &Part::of_tail(self.shape, self.tail, end - rest, end - last),
-                );
-                let alone = single_time(
-                    costs.single,
-                    &Part::of_tail(self.shape, self.tail, end - last, end),
-                );
+                let head = Part::of_tail(shape, tail, end - rest, end - last);
+                let on_lanes = lanes_time(width, cost, &head);
+                let alone = single_time(costs.single, &Part::of_tail(shape, tail, end - last, end));
                 if on_lanes + alone < best.predicted {
-                    best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(
-                        Stage {
-                            runner: Runner::Single,
-                            count: last,
-                        },
-                        alone,
-                    );
+                    let stage = Stage {
+                        runner: Runner::Single,
+                        count: last,
+                    };
+                    best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(stage, alone);
                 }
             }
         }
