@@ -15,7 +15,7 @@ pub(crate) fn costs<A: Registered>() -> BatchCosts {
     kernels[0] = Some(KernelCost {
         variant: dispatch::single_variant::<A>(),
         lanes: 1,
-        cost: costs.single,
+        cost: costs.single(),
     });
     for (k, &(lanes, cost)) in costs.lane_kernels().iter().enumerate() {
         kernels[k + 1] = Some(KernelCost {

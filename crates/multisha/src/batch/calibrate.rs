@@ -102,17 +102,18 @@ mod measure {
         let start = Instant::now();
         let mut costs = estimated;
         let single = dispatch::current::<H::Compression>();
-        costs.single = fit(estimated.single, false, |groups, blocks| {
+        costs.set_single(fit(estimated.single(), false, |groups, blocks| {
             one_by_one::<H>(single, groups, blocks)
-        });
+        }));
         for k in 0..ladder.len() {
             if start.elapsed() > BUDGET {
                 break;
             }
-            let (lanes, cost) = estimated.lanes[k];
-            costs.lanes[k].1 = fit(cost, true, |groups, blocks| {
+            let (lanes, cost) = estimated.lane_kernels()[k];
+            let measured = fit(cost, true, |groups, blocks| {
                 on_lanes::<H>(ladder, k, groups * lanes, blocks)
             });
+            costs.set_lanes(k, measured);
         }
         costs
     }

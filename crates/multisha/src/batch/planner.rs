@@ -30,11 +30,14 @@ pub(crate) const MAX_KERNELS: usize = 8;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Costs {
     /// The single-message kernel (one message after the other).
-    pub(crate) single: Cost,
+    single: Cost,
     /// `(lanes, cost)` of the lane kernels, `len` of them.
-    pub(crate) lanes: [(usize, Cost); MAX_KERNELS],
+    lanes: [(usize, Cost); MAX_KERNELS],
     /// How many lane kernels.
-    pub(crate) len: usize,
+    len: usize,
+    /// Per lane kernel, the most it can save against one by one per block and per segment
+    /// ([`one_by_one_wins`]), kept with the costs so a batch pays no division for it.
+    savings: [(f32, f32); MAX_KERNELS],
 }
 
 impl Costs {
@@ -44,7 +47,34 @@ impl Costs {
             single,
             lanes: [(0, Cost::new(0.0, 0.0, 0.0)); MAX_KERNELS],
             len: 0,
+            savings: [(0.0, 0.0); MAX_KERNELS],
         }
+    }
+
+    /// The single-message kernel's cost.
+    #[inline]
+    pub(crate) fn single(&self) -> Cost {
+        self.single
+    }
+
+    /// Replaces the single-message kernel's cost.
+    pub(crate) fn set_single(&mut self, cost: Cost) {
+        self.single = cost;
+        for k in 0..self.len {
+            self.set_lanes(k, self.lanes[k].1);
+        }
+    }
+
+    /// Replaces lane kernel `k`'s cost.
+    pub(crate) fn set_lanes(&mut self, k: usize, cost: Cost) {
+        let width = self.lanes[k].0;
+        self.lanes[k].1 = cost;
+        // A step of all lanes against `width` single steps; a call of all lanes against
+        // `width` single calls.
+        self.savings[k] = (
+            (self.single.step - cost.step / width as f32).max(0.0),
+            (self.single.call - cost.call / width as f32).max(0.0),
+        );
     }
 
     /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.
@@ -58,8 +88,9 @@ impl Costs {
             lanes >= 2 && lanes.is_power_of_two(),
             "a lane kernel has 2, 4, 8 or 16 lanes"
         );
-        self.lanes[self.len] = (lanes, cost);
+        self.lanes[self.len].0 = lanes;
         self.len += 1;
+        self.set_lanes(self.len - 1, cost);
         self.len - 1
     }
 
@@ -209,7 +240,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
 /// most small batches are planned before their last messages are read; `None` when the
 /// lanes may win ([`plan`] decides).
 pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
-    let single = costs.single.time(shape.segments, shape.blocks);
+    let single = costs.single().time(shape.segments, shape.blocks);
     let one_by_one = Plan::all_on(Runner::Single, shape.count, single);
     if shape.count <= 1 {
         return Some(one_by_one);
@@ -218,13 +249,13 @@ pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     // single steps, and per segment what a single call costs more than its share of a call of
     // all lanes; it pays its set-up once per use. Where that cannot win back the set-up, no
     // plan with it can beat one by one.
-    let one = costs.single;
-    let hopeless = costs.lane_kernels().iter().all(|&(width, cost)| {
-        let per_block = (one.step - cost.step / width as f32).max(0.0);
-        let per_segment = (one.call - cost.call / width as f32).max(0.0);
-        let most_saved = per_block * shape.blocks as f32 + per_segment * shape.segments as f32;
-        most_saved <= cost.setup
-    });
+    let (blocks, segments) = (shape.blocks as f32, shape.segments as f32);
+    let kernels = costs.lane_kernels().iter().zip(&costs.savings);
+    let hopeless = kernels
+        .into_iter()
+        .all(|(&(_, cost), &(per_block, per_segment))| {
+            per_block * blocks + per_segment * segments <= cost.setup
+        });
     hopeless.then_some(one_by_one)
 }
 
@@ -265,7 +296,7 @@ pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
         last: shape.last_blocks(tail),
         equal: shape.equal,
     };
-    let mut best = Plan::all_on(Runner::Single, all.count, single_time(costs.single, &all));
+    let mut best = Plan::all_on(Runner::Single, all.count, single_time(costs.single(), &all));
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = lanes_time(width, cost, &all);
         if whole < best.predicted {
@@ -353,7 +384,7 @@ impl<'a> TailPlans<'a> {
         let (shape, tail) = (self.shape, self.tail);
         let part = Part::of_tail(shape, tail, end - rest, end);
         let costs = self.costs;
-        let mut best = Plan::all_on(Runner::Single, rest, single_time(costs.single, &part));
+        let mut best = Plan::all_on(Runner::Single, rest, single_time(costs.single(), &part));
         for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
             if cost.setup >= bound.min(best.predicted) {
                 continue;
@@ -366,7 +397,8 @@ impl<'a> TailPlans<'a> {
             if last > 0 && last < rest {
                 let head = Part::of_tail(shape, tail, end - rest, end - last);
                 let on_lanes = lanes_time(width, cost, &head);
-                let alone = single_time(costs.single, &Part::of_tail(shape, tail, end - last, end));
+                let alone =
+                    single_time(costs.single(), &Part::of_tail(shape, tail, end - last, end));
                 if on_lanes + alone < best.predicted {
                     let stage = Stage {
                         runner: Runner::Single,
@@ -575,7 +607,7 @@ mod tests {
             equal: shape.equal,
         };
         match runner {
-            Runner::Single => single_time(costs.single, &all),
+            Runner::Single => single_time(costs.single(), &all),
             Runner::Lanes(k) => lanes_time(costs.lanes[k].0, costs.lanes[k].1, &all),
         }
     }
