@@ -253,8 +253,8 @@ pub fn batch_shapes(sizes: Option<&[usize]>) -> Vec<BatchShape> {
             messages: lens.iter().map(|&len| bytes(&mut seed, len)).collect(),
         });
         // Few messages: long ones (the last share the lanes by rotation), short ones on both
-        // sides of the size where the dispatched plan starts using the lanes (`lanes_pay` in
-        // multisha's many.rs), and short ones a few more than the lanes (no rotation).
+        // sides of the size where the planner starts using the lanes, and short ones a few
+        // more than the lanes (no rotation).
         for (count, len) in [
             (3usize, 4096usize),
             (5, 4096),

@@ -126,9 +126,11 @@ pub struct Declaration<A: Compression> {
     pub description: &'static str,
     /// Where it keeps the message schedule.
     pub schedule: Schedule,
-    /// The estimated cost of its calls (nanoseconds on a 3 GHz x86-64 or AArch64 core), which
-    /// the batch planner uses until it has measured the kernel on the running CPU; zero for
-    /// `serial`, which runs the single-message kernel's calls.
+    /// The estimated cost of its calls in nanoseconds, which the batch planner uses until it
+    /// has measured the kernel on the running CPU (and always without the `std` feature or with
+    /// `MULTISHA_CALIBRATE=0`): for x86-64 kernels the calibration's fit on the machine they
+    /// were tuned on, an Intel Sapphire Rapids VM; zero for `serial`, which runs the
+    /// single-message kernel's calls.
     pub cost: Cost,
     /// The function.
     pub kernel: Kernel<A>,

@@ -238,7 +238,7 @@ multisha_contract::declare_variant! {
         schedule: Workspace,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 4,
-        cost: { setup: 150.0, call: 40.0, step: 64.0 },
+        cost: { setup: 370.0, call: 55.0, step: 177.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the four lanes, block by block in step,
     /// with the schedules (and the states at each block start) in `ws`.

@@ -249,7 +249,7 @@ multisha_contract::declare_variant! {
         schedule: Workspace,
         requires: ["avx2"],
         lanes: 8,
-        cost: { setup: 150.0, call: 50.0, step: 400.0 },
+        cost: { setup: 250.0, call: 119.0, step: 418.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the eight lanes, block by block in step;
     /// the schedule and the block's starting chaining value live in `w`.

@@ -101,7 +101,7 @@ multisha_contract::declare_variant! {
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 2,
-        cost: { setup: 150.0, call: 30.0, step: 40.0 },
+        cost: { setup: 122.0, call: 32.0, step: 69.0 },
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
     /// block in step; `_w` is not used.

@@ -437,8 +437,8 @@ pub fn active_many(algorithm: Algorithm) -> Selection {
 
 /// Installs the variant called `name` for `algorithm`, for the whole process: a
 /// single-message variant for the hashers and one-shot functions, a many-message variant for
-/// the batch functions (where it then runs every batch alone, with no narrower kernel for the
-/// last few messages).
+/// the batch functions (where it then runs every message of every batch itself: batches are
+/// no longer planned).
 ///
 /// Every hasher and one-shot call uses it from its next call on, hashers already part-way
 /// through a message too (every variant gives the same digests); hashers pinned with

@@ -91,8 +91,8 @@ impl<H: HashFunction> fmt::Debug for Pinned<H> {
 }
 
 /// Batch hashing with hash function `H` pinned to one many-message variant, leaving the global
-/// choice alone. The variant runs every message of a batch itself, to the end (no hand-over of
-/// the last messages to narrower kernels), so an auditor measures that kernel alone.
+/// choice alone. The variant runs every message of a batch itself, to the end (the batch is
+/// not planned), so an auditor measures that kernel alone.
 ///
 /// ```
 /// use multisha::engine::PinnedMany;
