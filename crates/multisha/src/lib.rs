@@ -10,7 +10,10 @@
 //!   one short message.
 //! * [`sha256_many`], [`sha1_many`], ... and [`sha256_pairs`]: many messages per call, on
 //!   multi-lane kernels (AVX-512 16 lanes, AVX2 8, SHA-NI 2 and 4 streams, ARMv8 2 streams)
-//!   that hash several messages at once; any number of messages of any lengths.
+//!   that hash several messages at once; any number of messages of any lengths. Each batch
+//!   is planned: which kernels run which messages is the plan of least predicted time by
+//!   the kernels' costs, measured on the running CPU at the first batch call
+//!   ([`engine::batch_costs`], [`engine::batch_plan`]).
 //! * [`engine`]: the algorithms, their variants (best first), what the dispatcher picked and
 //!   why, overrides ([`engine::force`], the `MULTISHA_*` environment variables), pinned
 //!   variants side by side ([`engine::Pinned`], [`engine::PinnedMany`],
