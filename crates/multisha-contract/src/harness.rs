@@ -441,9 +441,9 @@ fn random_state<A: Compression>(rng: &mut TestRng) -> A::State {
 }
 
 /// Every check of a multi-lane kernel, against the reference compression lane by lane:
-/// zero blocks (the states unchanged), one call on 1..=9 blocks per lane from random states (lanes with different data, then
-/// every lane with the same data), a dirty workspace shared across calls, and the constant
-/// entry on random blocks and on a padding block. Returns how many lane results agreed.
+/// zero blocks (the states unchanged), one call on 1..=9 blocks per lane from random states
+/// (lanes with different data, then every lane with the same data), a dirty workspace shared
+/// across calls, and the constant entry on random blocks and on a padding block. Returns how many lane results agreed.
 ///
 /// # Safety
 /// The CPU must support every feature `kernel` requires.

@@ -27,8 +27,11 @@ macro_rules! hasher_calls {
     };
 }
 
+/// A call by name.
+type Call = (&'static str, fn() -> &'static Variant);
+
 /// Every call but the run-time API's, which take an algorithm.
-const HASHER_CALLS: &[(&str, fn() -> &'static Variant)] =
+const HASHER_CALLS: &[Call] =
     hasher_calls!(Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256);
 
 /// Every call's name: the hashers' and cores', then `active` and `active_many` of each
