@@ -234,8 +234,8 @@ multisha_contract::declare_variant! {
     /// The `shani-x4` SHA-1 many-message variant.
     pub static VARIANT: Sha1Compression = {
         name: "shani-x4",
-        description: "four messages at once: four streams of sha1rnds4 interleaved in inline assembly, states in registers, schedules in the lane workspace",
-        schedule: Workspace,
+        description: "four messages at once: four streams of sha1rnds4 interleaved in inline assembly, states in registers, schedules and block-start states in the lane workspace",
+        schedule: LaneWorkspace,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 4,
     };

@@ -266,8 +266,8 @@ multisha_contract::declare_variant! {
     /// The `shani-x4` SHA-256 many-message variant.
     pub static VARIANT: Sha256Compression = {
         name: "shani-x4",
-        description: "four messages at once: four streams of sha256rnds2 interleaved in inline assembly, states in registers, schedules in the lane workspace",
-        schedule: Workspace,
+        description: "four messages at once: four streams of sha256rnds2 interleaved in inline assembly, states in registers, schedules and block-start states in the lane workspace",
+        schedule: LaneWorkspace,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 4,
     };
