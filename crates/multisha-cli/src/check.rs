@@ -183,7 +183,7 @@ fn report(
                     o.kind.tag()
                 );
             }
-            return keep_going(out);
+            return out.keep_going();
         }
         // A job always has a result; this arm only keeps the match total.
         (Entry::Job(_), None) => return ControlFlow::Continue(()),
@@ -218,16 +218,7 @@ fn report(
         }
     }
     out.write(&buf);
-    keep_going(out)
-}
-
-/// Stops once nobody reads the output any more.
-fn keep_going(out: &Out) -> ControlFlow<()> {
-    if out.broken_pipe() {
-        ControlFlow::Break(())
-    } else {
-        ControlFlow::Continue(())
-    }
+    out.keep_going()
 }
 
 /// The warnings after a list; returns whether the list verified.
@@ -305,8 +296,9 @@ fn check_file(o: &Options, list: &[u8], out: &mut Out) -> bool {
         },
         |event| match event {
             Event::Waiting => {
+                // The write may be the one that finds the output gone.
                 out.flush();
-                ControlFlow::Continue(())
+                out.keep_going()
             }
             Event::Ready(Unit::One(entry), results) => {
                 let result = results.and_then(|r| r.into_iter().next());

@@ -232,9 +232,10 @@ pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
         |event| {
             let (work, results) = match event {
                 Event::Waiting => {
-                    // Nothing to print for a while: let what is ready be seen.
+                    // Nothing to print for a while: let what is ready be seen (or find that
+                    // nobody reads it any more).
                     out.flush();
-                    return ControlFlow::Continue(());
+                    return out.keep_going();
                 }
                 Event::Ready(work, results) => (work, results.unwrap_or_default()),
             };
@@ -258,9 +259,7 @@ pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
                         );
                     }
                 }
-                if out.broken_pipe() {
-                    return ControlFlow::Break(());
-                }
+                out.keep_going()?;
             }
             ControlFlow::Continue(())
         },

@@ -3,6 +3,7 @@
 //! at the end a failed write becomes `PROG: write error` and exit status 1.
 
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 
 use crate::diag::diag;
 use crate::std_fds;
@@ -64,6 +65,18 @@ impl Out {
             .as_ref()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
             || crate::diag::broken_pipe()
+    }
+
+    /// `Break` once nobody reads the output any more, after abandoning standard input
+    /// ([`std_fds::abandon_stdin`]): a feeder thread blocked reading it would otherwise keep
+    /// the run waiting for input whose results cannot be shown.
+    pub(crate) fn keep_going(&self) -> ControlFlow<()> {
+        if self.broken_pipe() {
+            std_fds::abandon_stdin();
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 
     /// Flushes and reports a failed write like gnulib's `close_stdout`; returns whether all

@@ -8,6 +8,7 @@
 //! reopens the descriptors), so it sees the descriptors as the parent left them.
 
 use std::io::{self, Read};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by the constructor when fd 0 was closed at exec time.
@@ -72,10 +73,60 @@ pub(crate) fn stdin() -> Stdin {
 }
 
 impl Read for Stdin {
+    /// Waits until fd 0 has data (or its end) or standard input is abandoned
+    /// ([`abandon_stdin`]), then reads it directly: no buffer of Rust's may hold data that
+    /// the wait would not see.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.closed {
             return Err(ebadf());
         }
-        io::stdin().lock().read(buf)
+        if let Some([abandoned, _]) = abandon_pipe() {
+            let mut fds = [0, abandoned].map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            });
+            // SAFETY: `fds` is an array of two initialised `pollfd`s that poll may update.
+            while unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) } < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+            if fds[1].revents != 0 {
+                return Err(io::Error::other("standard input abandoned"));
+            }
+        }
+        // SAFETY: `read` writes at most `buf.len()` bytes into `buf`, which is that long.
+        let n = unsafe { libc::read(0, buf.as_mut_ptr().cast(), buf.len()) };
+        // A negative count is an error (EINTR becomes `Interrupted`, which callers retry).
+        usize::try_from(n).map_err(|_| io::Error::last_os_error())
+    }
+}
+
+/// A pipe whose read end turns readable once standard input is abandoned (`None` if it could
+/// not be made: then reads wait for input as before).
+fn abandon_pipe() -> Option<[libc::c_int; 2]> {
+    static PIPE: OnceLock<Option<[libc::c_int; 2]>> = OnceLock::new();
+    *PIPE.get_or_init(|| {
+        let mut fds = [-1; 2];
+        // SAFETY: pipe2 stores two descriptors into `fds`, which has room for two.
+        let made = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } == 0;
+        made.then_some(fds)
+    })
+}
+
+/// Makes every read of standard input, the one blocked now and every later one, fail at once:
+/// called when the output broke, so that a thread waiting for input that can no longer be
+/// reported (a terminal, a slow pipe) does not keep the process alive. GNU dies of SIGPIPE.
+pub(crate) fn abandon_stdin() {
+    static DONE: AtomicBool = AtomicBool::new(false);
+    if DONE.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    if let Some([_, wake]) = abandon_pipe() {
+        // The byte is never read, so the pipe stays readable for every later poll.
+        // SAFETY: writes one byte from a live array to the pipe's write end, kept open.
+        let _ = unsafe { libc::write(wake, [1u8].as_ptr().cast(), 1) };
     }
 }

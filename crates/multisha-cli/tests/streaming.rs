@@ -231,3 +231,58 @@ fn a_file_truncated_while_hashed_does_not_kill_the_run() {
         assert_eq!(lines.last(), Some(&format!("{EMPTY}  small2").as_str()));
     }
 }
+
+/// `sha256sum -c - | head -1` with a list that is still being written: once a result finds the
+/// output gone, the run ends at once, as GNU's does (SIGPIPE), instead of waiting for the next
+/// line or the end of standard input. Exit status 1 and no "write error" message, as for any
+/// broken pipe.
+#[test]
+fn check_stops_when_its_output_breaks_while_standard_input_stays_open() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Over 64 KiB: a small file's line would wait for the next (to be batched with it).
+    let data = vec![0x5au8; 100_000];
+    fs::write(dir.path().join("big"), &data).expect("write");
+    let hex: String = multisha::sha256(&data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut child = spawn(&["-c", "-"], dir.path());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let err = stderr_lines(&mut child);
+    writeln!(stdin, "{hex}  big").expect("write the list");
+    // The first line, then the reader goes away (closing the pipe), as `head -1` does.
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut out = BufReader::new(stdout);
+        let mut first = String::new();
+        let _ = out.read_line(&mut first);
+        let _ = tx.send(first);
+    });
+    let first = rx.recv_timeout(PATIENCE);
+    if first.is_err() {
+        child.kill().expect("kill");
+    }
+    assert_eq!(first.expect("the first line"), "big: OK\n");
+    // The next result is written into the closed pipe; standard input stays open.
+    writeln!(stdin, "{hex}  big").expect("write the list");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break Some(status);
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            break None;
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    let Some(status) = status else {
+        child.kill().expect("kill");
+        child.wait().expect("wait");
+        panic!("still running 10 s after its output broke, waiting for standard input");
+    };
+    drop(stdin);
+    assert_eq!(status.code(), Some(1), "{status:?}");
+    let messages: Vec<String> = err.try_iter().collect();
+    assert!(messages.is_empty(), "{messages:?}");
+}

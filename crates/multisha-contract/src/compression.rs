@@ -197,8 +197,9 @@ pub type KernelFn<A> = unsafe fn(&mut State<A>, &[Block<A>], &mut <A as Compress
 
 /// Signature of every multi-lane kernel of `A`: compresses `blocks[i]` into `states[i]` for
 /// every lane `i` at once. `states` and `blocks` have exactly the kernel's lane count, and
-/// every lane has the same number of blocks (one or more); a kernel may keep a transposed
-/// schedule in `w`, which the caller wipes once per batch.
+/// every lane has the same number of blocks (zero or more: on zero the kernel returns with the
+/// states unchanged); a kernel may keep a transposed schedule in `w`, which the caller wipes
+/// once per batch.
 ///
 /// # Safety
 /// The caller must make sure the CPU supports every feature the variant requires.

@@ -13,6 +13,8 @@ use core::fmt;
 pub enum Schedule {
     /// In the caller's workspace, wiped once per update call.
     Workspace,
+    /// In the lane workspace of a batch (a many-message kernel), wiped once per batch call.
+    LaneWorkspace,
     /// In vector registers only; the workspace is untouched.
     Registers,
     /// In a buffer on the kernel's own stack, which the kernel wipes once per call.
@@ -27,6 +29,7 @@ impl Schedule {
     pub const fn describe(self) -> &'static str {
         match self {
             Schedule::Workspace => "caller's workspace",
+            Schedule::LaneWorkspace => "lane workspace",
             Schedule::Registers => "registers",
             Schedule::KernelStack => "kernel's stack",
             Schedule::Delegated => "single-message variant's",

@@ -441,9 +441,9 @@ fn random_state<A: Compression>(rng: &mut TestRng) -> A::State {
 }
 
 /// Every check of a multi-lane kernel, against the reference compression lane by lane:
-/// one call on 1..=9 blocks per lane from random states (lanes with different data, then
-/// every lane with the same data), a dirty workspace shared across calls, and the constant
-/// entry on random blocks and on a padding block. Returns how many lane results agreed.
+/// zero blocks (the states unchanged), one call on 1..=9 blocks per lane from random states
+/// (lanes with different data, then every lane with the same data), a dirty workspace shared
+/// across calls, and the constant entry on random blocks and on a padding block. Returns how many lane results agreed.
 ///
 /// # Safety
 /// The CPU must support every feature `kernel` requires.
@@ -459,6 +459,14 @@ pub unsafe fn lanes_suite<A: Reference>(label: &str, kernel: LaneKernel<A>) -> u
     for word in w.words_mut() {
         *word = garbage::<A::Word>();
     }
+    // Zero blocks on every lane: nothing to compress, the states stay as they are.
+    let start: Vec<A::State> = (0..lanes).map(|_| random_state::<A>(&mut rng)).collect();
+    let mut states = start.clone();
+    let empty: Vec<&[A::Block]> = vec![&[]; lanes];
+    // SAFETY: as below; zero blocks on every lane is within the contract.
+    unsafe { (kernel.compress)(&mut states, &empty, &mut w) };
+    assert_eq!(states, start, "{label}: zero blocks changed the states");
+    checks += lanes;
     for round in 0..30 {
         let n = 1 + round % 9;
         let same = round % 5 == 4;

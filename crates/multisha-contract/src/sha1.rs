@@ -28,9 +28,10 @@ impl Compression for Sha1Compression {
     type Block = [u8; 64];
     type Workspace = Sha1Workspace;
     /// In all, the largest a lane kernel uses, `avx2-x8`'s (5 saved + 80 schedule vectors of 8
-    /// lanes); the small part is `shani-x4`'s (4 lanes of 80 schedule + 8 saved words). Each
-    /// kernel checks at compile time that its part fits. The part in use is created (zeroed)
-    /// and wiped once per batch call, so neither is bigger than that.
+    /// lanes); the small part is `shani-x4`'s (4 lanes of 80 schedule + 8 saved words), the
+    /// tiny part `shani-x2`'s (2 lanes' saved `abcd` and `e`). Each kernel checks at compile
+    /// time that its part fits. The part in use is created (zeroed) and wiped once per batch
+    /// call, so none is bigger than that.
     type LaneWorkspace = crate::LaneWorkspace<u32, 352, 680>;
     type Counter = u64;
     const LENGTH_BYTES: usize = 8;

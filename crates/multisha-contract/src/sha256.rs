@@ -107,11 +107,11 @@ impl Compression for Sha256Compression {
     type State = [u32; 8];
     type Block = [u8; 64];
     type Workspace = Sha256Workspace;
-    /// In all, the largest a lane kernel uses, `avx2-x8`'s (8 saved + 64 schedule vectors of 8
-    /// lanes); the small part is `shani-x4`'s (4 lanes of 64 schedule + 8 saved words). Each
-    /// kernel checks at compile time that its part fits. The part in use is created (zeroed)
-    /// and wiped once per batch call, so neither is bigger than that.
-    type LaneWorkspace = crate::LaneWorkspace<u32, 288, 576>;
+    /// In all, the largest a lane kernel uses, `avx2-x8`'s (8 saved + 64 schedule + 1 carried
+    /// vectors of 8 lanes); the small part is `shani-x4`'s (4 lanes of 64 schedule + 8 saved
+    /// words). Each kernel checks at compile time that its part fits. The part in use is
+    /// created (zeroed) and wiped once per batch call, so neither is bigger than that.
+    type LaneWorkspace = crate::LaneWorkspace<u32, 288, 584>;
     type Counter = u64;
     const LENGTH_BYTES: usize = 8;
     const OUTPUTS: &'static [OutputSpec<[u32; 8]>] = &[

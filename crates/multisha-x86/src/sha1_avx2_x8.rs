@@ -200,8 +200,8 @@ multisha_contract::declare_variant! {
     /// The `avx2-x8` SHA-1 many-message variant.
     pub static VARIANT: Sha1Compression = {
         name: "avx2-x8",
-        description: "eight messages at once, one per 32-bit lane of AVX2 registers; transposed schedule in the lane workspace",
-        schedule: Workspace,
+        description: "eight messages at once, one per 32-bit lane of AVX2 registers; transposed schedules and block-start states in the lane workspace",
+        schedule: LaneWorkspace,
         requires: ["avx2"],
         lanes: 8,
         cost: { setup: 230.0, call: 130.0, step: 186.0 },

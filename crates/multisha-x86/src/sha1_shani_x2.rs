@@ -4,7 +4,9 @@
 //! One stream waits on each `sha1rnds4` for the previous one (six cycles on Zen 4, which can
 //! start one every other cycle), so a second, independent message fills the gaps. Each stream
 //! is `sha1_shani`'s: `abcd` in one register, `e` folded into the schedule words by
-//! `sha1nexte` from the `abcd` four rounds back, a ring of five schedule registers.
+//! `sha1nexte` from the `abcd` four rounds back, a ring of five schedule registers. The state
+//! at a block's start, which the feed-forward needs, waits in the lane workspace's tiny part:
+//! the two streams leave no registers for it, and LLVM spilled it to the stack.
 //!
 //! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four
 //! words at a time, reversed into SHA-NI order, no `sha1msg1/2`).
@@ -14,9 +16,38 @@ use core::arch::x86_64::{
     _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
     _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::{Sha1Compression, equal_lanes};
+use multisha_contract::{Sha1Compression, aligned_words, equal_lanes};
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
+const _: () = assert!(
+    4 * SLOTS <= LaneWorkspace::TINY_LEN,
+    "the lane workspace is too small for this kernel"
+);
+
+/// 16-byte slots of the lane workspace's tiny part in use: `abcd` and `e` of both lanes at
+/// the block's start, for the feed-forward. In registers they left the rounds too few, and
+/// LLVM spilled them to the stack; read back from the caller's states (as `shani-x2` for
+/// SHA-256 does), `e` alone cost 13-20% (it goes through a scalar store and load).
+const SLOTS: usize = 4;
+
+/// The kernel's slots of the lane workspace.
+#[inline]
+fn slots(ws: &mut LaneWorkspace) -> &mut [__m128i; SLOTS] {
+    let words = aligned_words(ws.tiny_words(), 16, 4 * SLOTS);
+    assert!(words.as_ptr().addr().is_multiple_of(16));
+    // SAFETY: `words` is `SLOTS` × 16 bytes of initialized words, 16-byte aligned (asserted),
+    // and every bit pattern is a valid `__m128i`; the result borrows `ws` as `words` did.
+    unsafe { &mut *words.as_mut_ptr().cast::<[__m128i; SLOTS]>() }
+}
+
+/// A slot, read from memory where it is used: from a plain read LLVM forwards the value it
+/// stored, held in a register all along (and spilled).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn reload(v: &__m128i) -> __m128i {
+    // SAFETY: `v` is a reference: valid and aligned for a read.
+    unsafe { core::ptr::read_volatile(v) }
+}
 
 /// `abcd` (SHA-NI order, `a` in the top lane) and `e` (top lane) of `state`.
 #[inline]
@@ -81,16 +112,16 @@ multisha_contract::declare_variant! {
     /// The `shani-x2` SHA-1 many-message variant.
     pub static VARIANT: Sha1Compression = {
         name: "shani-x2",
-        description: "two messages at once: two streams of sha1rnds4 interleaved, states and schedules in registers",
+        description: "two messages at once: two streams of sha1rnds4 interleaved, schedules in registers, states in registers and the lane workspace",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 2,
         cost: { setup: 115.0, call: 36.0, step: 72.0 },
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
-    /// block in step; `_ws` is not used.
+    /// block in step; the states at each block's start wait in `ws` for the feed-forward.
     #[inline(never)]
-    pub fn compress(states: &mut [[u32; 5]], blocks: &[&[[u8; 64]]], _ws: &mut LaneWorkspace) {
+    pub fn compress(states: &mut [[u32; 5]], blocks: &[&[[u8; 64]]], ws: &mut LaneWorkspace) {
         let [s0, s1] = states else {
             panic!("shani-x2 takes two lanes");
         };
@@ -98,7 +129,9 @@ multisha_contract::declare_variant! {
         let (abcd0, e0) = load_state(s0);
         let (abcd1, e1) = load_state(s1);
         let (mut abcd, mut e) = ([abcd0, abcd1], [e0, e1]);
+        let saved = slots(ws);
         for (block0, block1) in b0.iter().zip(b1.iter()) {
+            *saved = [abcd[0], abcd[1], e[0], e[1]];
             let [x0, x1, x2, x3] = load_block(block0);
             let [y0, y1, y2, y3] = load_block(block1);
             let mut x = [x0, x1, x2, x3, x0];
@@ -132,9 +165,9 @@ multisha_contract::declare_variant! {
             schedule_rounds4!(h0, h1, x, y, [4 0 1 2 3], 3);
             schedule_rounds4!(h1, h0, x, y, [0 1 2 3 4], 3);
             for i in 0..2 {
-                abcd[i] = _mm_add_epi32(abcd[i], h0[i]);
+                abcd[i] = _mm_add_epi32(reload(&saved[i]), h0[i]);
                 // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
-                e[i] = _mm_sha1nexte_epu32(h1[i], e[i]);
+                e[i] = _mm_sha1nexte_epu32(h1[i], reload(&saved[2 + i]));
             }
         }
         store_state(s0, abcd[0], e[0]);

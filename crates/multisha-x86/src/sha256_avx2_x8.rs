@@ -46,9 +46,9 @@ const _: () = assert!(
 );
 
 /// Vectors of eight words the kernel keeps in the lane workspace: the chaining value at the
-/// start of the block (8), then the schedule (64).
+/// start of the block (8), then the schedule (64), then `a ^ b` carried between rounds (1).
 const SAVED: usize = 8;
-const SLOTS: usize = SAVED + 64;
+const SLOTS: usize = SAVED + 64 + 1;
 
 /// `K[t]` in all eight lanes.
 #[repr(C, align(32))]
@@ -130,6 +130,12 @@ fn slots(ws: &mut LaneWorkspace) -> &mut [__m256i; SLOTS] {
     vector_slots(ws.words())
 }
 
+/// `a ^ b` from a local, which LLVM keeps in a register.
+#[inline(always)]
+fn carried(v: &__m256i) -> __m256i {
+    *v
+}
+
 /// `x` rotated right by `n` bits in each lane (`m` = 32 - `n`).
 macro_rules! rotr {
     ($x:expr, $n:literal, $m:literal) => {
@@ -207,20 +213,22 @@ macro_rules! wk_constant {
     }};
 }
 
-/// One round with the roles given by the caller, `k + w` in `$wk`; `$ab` carries `a ^ b` to
-/// the next round (where it is `b ^ c`).
+/// One round with the roles given by the caller, `k + w` in `$wk`; `a ^ b` goes to `$ab` for
+/// the next round (where it is `b ^ c`), which reads it with `$get`: a workspace slot and
+/// [`reload`] where the schedule expansion needs the registers (in a register, LLVM spilled
+/// it to the stack), a local and [`carried`] in the constant entry.
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
-     $ab:ident, $wk:expr) => {
+     $ab:ident, $get:ident, $wk:expr) => {
+        // `h + w + K` before `ch`: the other order has LLVM compute `ch`, then expand the
+        // schedule word with `ch` waiting in a spill slot (one per round, in the stack).
+        let hwk = _mm256_add_epi32($h, $wk);
         let ch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
-        let t1 = _mm256_add_epi32(
-            _mm256_add_epi32(_mm256_add_epi32($h, $wk), ch),
-            big_sigma1($e),
-        );
+        let t1 = _mm256_add_epi32(_mm256_add_epi32(hwk, ch), big_sigma1($e));
         $d = _mm256_add_epi32($d, t1);
         let ab = _mm256_xor_si256($a, $b);
-        let maj = _mm256_xor_si256($b, _mm256_and_si256(ab, $ab));
-        $ab = ab;
+        let maj = _mm256_xor_si256($b, _mm256_and_si256(ab, $get($ab)));
+        *$ab = ab;
         $h = _mm256_add_epi32(_mm256_add_epi32(t1, big_sigma0($a)), maj);
     };
 }
@@ -228,16 +236,16 @@ macro_rules! round {
 /// Rounds `$t..$t + 8`, `k + w` from `$wk!($w, t)`; the roles rotate once around.
 macro_rules! eight_rounds {
     ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident],
-     $ab:ident, $wk:ident, $w:ident, $t:expr) => {
+     $ab:ident, $get:ident, $wk:ident, $w:ident, $t:expr) => {
         let t = $t;
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, $wk!($w, t));
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, $wk!($w, t + 1));
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, $wk!($w, t + 2));
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, $wk!($w, t + 3));
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, $wk!($w, t + 4));
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, $wk!($w, t + 5));
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, $wk!($w, t + 6));
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, $wk!($w, t + 7));
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, $get, $wk!($w, t));
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, $get, $wk!($w, t + 1));
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, $get, $wk!($w, t + 2));
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, $get, $wk!($w, t + 3));
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, $get, $wk!($w, t + 4));
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, $get, $wk!($w, t + 5));
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, $get, $wk!($w, t + 6));
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, $get, $wk!($w, t + 7));
     };
 }
 
@@ -245,8 +253,8 @@ multisha_contract::declare_variant! {
     /// The `avx2-x8` SHA-256 many-message variant.
     pub static VARIANT: Sha256Compression = {
         name: "avx2-x8",
-        description: "eight messages at once, one per 32-bit lane of AVX2 registers; transposed schedule in the lane workspace",
-        schedule: Workspace,
+        description: "eight messages at once, one per 32-bit lane of AVX2 registers; transposed schedules and block-start states in the lane workspace",
+        schedule: LaneWorkspace,
         requires: ["avx2"],
         lanes: 8,
         cost: { setup: 250.0, call: 119.0, step: 418.0 },
@@ -258,9 +266,11 @@ multisha_contract::declare_variant! {
         let states: &mut [[u32; 8]; LANES] =
             states.try_into().expect("avx2-x8 takes eight lanes");
         let (blocks, n) = equal_lanes::<Block, LANES>(blocks);
-        let (saved, w) = slots(w).split_at_mut(SAVED);
+        let (saved, rest) = slots(w).split_at_mut(SAVED);
         let saved: &mut [__m256i; SAVED] = saved.try_into().expect("eight vectors");
+        let (w, ab) = rest.split_at_mut(64);
         let w: &mut [__m256i; 64] = w.try_into().expect("the schedule");
+        let ab = &mut ab[0];
         // The chaining value lives in the workspace between blocks (in registers it would
         // leave the rounds too few), read after the message is in place.
         *saved = load_states(states);
@@ -268,12 +278,12 @@ multisha_contract::declare_variant! {
             load_message(blocks, j, w);
             let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] =
                 saved.each_ref().map(|x| reload(x));
-            let mut ab = _mm256_xor_si256(b, c);
+            *ab = _mm256_xor_si256(b, c);
             for i in 0..2 {
-                eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_load, w, 8 * i);
+                eight_rounds!([a, b, c, d, e, f, g, h], ab, reload, wk_load, w, 8 * i);
             }
             for i in 2..8 {
-                eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_expand, w, 8 * i);
+                eight_rounds!([a, b, c, d, e, f, g, h], ab, reload, wk_expand, w, 8 * i);
             }
             for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
                 *slot = _mm256_add_epi32(x, reload(slot));
@@ -295,9 +305,11 @@ multisha_contract::declare_variant! {
         *saved = load_states(states);
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] =
             saved.each_ref().map(|x| reload(x));
-        let mut ab = _mm256_xor_si256(b, c);
+        // Without the schedule expansion the registers suffice: `a ^ b` stays in one.
+        let mut ab_register = _mm256_xor_si256(b, c);
+        let ab = &mut ab_register;
         for i in 0..8 {
-            eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_constant, w, 8 * i);
+            eight_rounds!([a, b, c, d, e, f, g, h], ab, carried, wk_constant, w, 8 * i);
         }
         for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *slot = _mm256_add_epi32(x, reload(slot));

@@ -5,7 +5,9 @@
 //! a core that can run several of them at once idles; a second, independent message fills the
 //! gaps (Linux's `sha256_ni_finup2x`: +38% on Sapphire Rapids, +64-98% on Zen 4/5 at 4 KiB).
 //! Each stream is `sha256_shani`'s: state in two registers in SHA-NI order, a ring of four
-//! schedule registers.
+//! schedule registers. The state at a block's start, which the feed-forward needs, is read
+//! back from the caller's states, where each block's result is stored: the two streams leave
+//! no registers for it, and LLVM spilled it to the stack.
 //!
 //! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four words
 //! at a time, no `sha256msg1/2`).
@@ -57,6 +59,20 @@ fn from_shani(state: &mut [u32; 8], abef: __m128i, cdgh: __m128i) {
     }
 }
 
+/// The feed-forward: `abef`, `cdgh` plus the block's starting state, read back from `state`
+/// (not kept in registers: the schedules of both streams leave too few, and LLVM spilled the
+/// copies to the stack); the sum is stored to `state` and returned.
+#[inline]
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+fn feed_forward(state: &mut [u32; 8], abef: __m128i, cdgh: __m128i) -> (__m128i, __m128i) {
+    // The barrier makes LLVM read `state` from memory instead of forwarding the copy it
+    // holds since the block's start.
+    let (abef_in, cdgh_in) = to_shani(core::hint::black_box(&*state));
+    let (abef, cdgh) = (_mm_add_epi32(abef, abef_in), _mm_add_epi32(cdgh, cdgh_in));
+    from_shani(state, abef, cdgh);
+    (abef, cdgh)
+}
+
 /// Four rounds of one stream with `k + w` in `$wk`.
 macro_rules! rounds4 {
     ($abef:ident, $cdgh:ident, $wk:expr) => {
@@ -97,7 +113,7 @@ multisha_contract::declare_variant! {
     /// The `shani-x2` SHA-256 many-message variant.
     pub static VARIANT: Sha256Compression = {
         name: "shani-x2",
-        description: "two messages at once: two streams of sha256rnds2 interleaved, states and schedules in registers",
+        description: "two messages at once: two streams of sha256rnds2 interleaved, schedules in registers, states in registers and the caller's states (read back for the feed-forward)",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 2,
@@ -115,7 +131,6 @@ multisha_contract::declare_variant! {
         let (mut a0, mut c0) = to_shani(s0);
         let (mut a1, mut c1) = to_shani(s1);
         for (block0, block1) in b0.iter().zip(b1.iter()) {
-            let (a0_in, c0_in, a1_in, c1_in) = (a0, c0, a1, c1);
             let p: *const __m128i = block0.as_ptr().cast();
             let q: *const __m128i = block1.as_ptr().cast();
             // SAFETY: each block is 64 bytes, so the four unaligned 16-byte loads stay inside.
@@ -136,13 +151,9 @@ multisha_contract::declare_variant! {
             quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
             quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
             quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
-            a0 = _mm_add_epi32(a0, a0_in);
-            c0 = _mm_add_epi32(c0, c0_in);
-            a1 = _mm_add_epi32(a1, a1_in);
-            c1 = _mm_add_epi32(c1, c1_in);
+            (a0, c0) = feed_forward(s0, a0, c0);
+            (a1, c1) = feed_forward(s1, a1, c1);
         }
-        from_shani(s0, a0, c0);
-        from_shani(s1, a1, c1);
     }
     /// One compression of both lanes on the expanded schedule `w[0..64]`; `_ws` is not used.
     #[inline(never)]

@@ -5,6 +5,9 @@
 // x86-64 only: the stack scan is x86-64 assembly.
 #![cfg(target_arch = "x86_64")]
 
+use std::cell::RefCell;
+use std::collections::HashSet;
+
 /// A 40-byte message tail, unlike anything else the test puts on the stack.
 fn marker() -> Vec<u8> {
     (0..40u32)
@@ -104,4 +107,549 @@ fn one_shot_functions_leave_no_tail_and_no_state_on_the_stack() {
         !contains(&below, &words),
         "sha224: the untruncated state is left on the stack"
     );
+}
+
+/// Copies the stack below `hash`'s caller after `hash` ran, having zeroed it first, so that
+/// what the scan finds was left by `hash` (not by the test's own reference computations).
+fn residue_of(hash: &dyn Fn(), below: &mut [u8]) {
+    scrub_stack();
+    residue(hash, below);
+}
+
+/// Overwrites 64 KiB of the stack below the caller with zeros.
+#[inline(never)]
+fn scrub_stack() {
+    let mut zeros = [0u8; 64 * 1024];
+    std::hint::black_box(&mut zeros);
+}
+
+/// Whether `word` could tell of the data: not a small number or a mask (padding, lengths,
+/// counters, whose schedule words are in every reference set), which random words almost
+/// never are.
+fn telling(word: u64, bits: u32) -> bool {
+    let complement = !word & (u64::MAX >> (64 - bits));
+    (4..=bits - 4).contains(&word.count_ones()) && word >= 1 << 16 && complement >= 1 << 16
+}
+
+/// Whether `slot` (8 bytes, native order) looks like a user-space address: either half of it
+/// matches some reference value by chance (2^-15 for a batch's reference set).
+fn pointer_like(slot: u64) -> bool {
+    slot >> 47 == 0 && slot >> 40 != 0
+}
+
+/// The 4-byte-aligned words of `below` that are in `forbidden` (as `u32`, native order),
+/// less those that tell nothing or are half of an address.
+fn words_found(below: &[u8], forbidden: &HashSet<u32>) -> Vec<(usize, u32)> {
+    below
+        .chunks_exact(8)
+        .enumerate()
+        .filter(|(_, slot)| !pointer_like(u64::from_ne_bytes((*slot).try_into().expect("8"))))
+        .flat_map(|(i, slot)| {
+            slot.chunks_exact(4).enumerate().map(move |(j, w)| {
+                (
+                    below.len() - 8 * i - 4 * j,
+                    u32::from_ne_bytes(w.try_into().expect("4")),
+                )
+            })
+        })
+        .filter(|&(_, w)| telling(w.into(), 32) && forbidden.contains(&w))
+        .collect()
+}
+
+/// The 8-byte-aligned words of `below` that are in `forbidden` (as `u64`, native order),
+/// less those that tell nothing.
+fn words64_found(below: &[u8], forbidden: &HashSet<u64>) -> Vec<(usize, u64)> {
+    below
+        .chunks_exact(8)
+        .enumerate()
+        .map(|(i, w)| {
+            (
+                below.len() - 8 * i,
+                u64::from_ne_bytes(w.try_into().expect("8")),
+            )
+        })
+        .filter(|&(_, w)| telling(w, 64) && forbidden.contains(&w))
+        .collect()
+}
+
+/// Every value SHA-256's compression of `block` from `state` computes that a kernel might
+/// hold in a register: the schedule words and `w + k`, the working variables of every round
+/// and the round's `ch`, `maj`, `t1`, `t2` and `a ^ b` (which `avx2-x8` carries to the next
+/// round's majority), the new state. Returns the new state.
+fn sha256_values(state: &[u32; 8], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 8] {
+    let mut w = [0u32; 64];
+    for t in 0..64 {
+        w[t] = if t < 16 {
+            u32::from_be_bytes(block[4 * t..4 * t + 4].try_into().expect("4"))
+        } else {
+            let s0 = w[t - 15].rotate_right(7) ^ w[t - 15].rotate_right(18) ^ (w[t - 15] >> 3);
+            let s1 = w[t - 2].rotate_right(17) ^ w[t - 2].rotate_right(19) ^ (w[t - 2] >> 10);
+            w[t - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[t - 7])
+                .wrapping_add(s1)
+        };
+    }
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    into.extend(state);
+    for t in 0..64 {
+        let wk = w[t].wrapping_add(multisha_contract::SHA256_K[t]);
+        let ch = (e & f) ^ (!e & g);
+        let maj = (a & b) ^ (a & c) ^ (b & c);
+        let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+        let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+        let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
+        let t2 = s0.wrapping_add(maj);
+        into.extend([w[t], wk, ch, maj, t1, t2, a ^ b]);
+        (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
+        into.extend([a, e]);
+    }
+    let out: [u32; 8] =
+        core::array::from_fn(|i| state[i].wrapping_add([a, b, c, d, e, f, g, h][i]));
+    into.extend(out);
+    out
+}
+
+/// As [`sha256_values`] for SHA-1: the schedule words and `w + k`, `a` and `e` of every round,
+/// the round function `f`, the new state.
+fn sha1_values(state: &[u32; 5], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 5] {
+    let mut w = [0u32; 80];
+    for t in 0..80 {
+        w[t] = if t < 16 {
+            u32::from_be_bytes(block[4 * t..4 * t + 4].try_into().expect("4"))
+        } else {
+            (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1)
+        };
+    }
+    let [mut a, mut b, mut c, mut d, mut e] = *state;
+    into.extend(state);
+    for t in 0..80 {
+        let (f, k) = match t / 20 {
+            0 => ((b & c) | (!b & d), multisha_contract::SHA1_K[0]),
+            1 => (b ^ c ^ d, multisha_contract::SHA1_K[1]),
+            2 => ((b & c) | (b & d) | (c & d), multisha_contract::SHA1_K[2]),
+            _ => (b ^ c ^ d, multisha_contract::SHA1_K[3]),
+        };
+        let wk = w[t].wrapping_add(k);
+        let temp = a
+            .rotate_left(5)
+            .wrapping_add(f)
+            .wrapping_add(e)
+            .wrapping_add(wk);
+        into.extend([w[t], wk, f, temp]);
+        (e, d, c, b, a) = (d, c, b.rotate_left(30), a, temp);
+        into.extend([b, c]);
+    }
+    let out: [u32; 5] = core::array::from_fn(|i| state[i].wrapping_add([a, b, c, d, e][i]));
+    into.extend(out);
+    out
+}
+
+/// What the direct kernel calls need of an algorithm: its state and the reference values.
+trait Lanes: multisha_contract::Compression<Block = [u8; 64], Word = u32> {
+    fn values(state: &Self::State, block: &[u8; 64], into: &mut HashSet<u32>) -> Self::State;
+}
+
+impl Lanes for multisha_contract::Sha1Compression {
+    fn values(state: &[u32; 5], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 5] {
+        sha1_values(state, block, into)
+    }
+}
+
+impl Lanes for multisha_contract::Sha256Compression {
+    fn values(state: &[u32; 8], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 8] {
+        sha256_values(state, block, into)
+    }
+}
+
+/// Calls both entries of `kernel` directly (two blocks per lane, then the constant entry) and
+/// returns a description of every value of the computation found below the stack pointer.
+fn lane_kernel_residue<A: Lanes>(
+    label: &str,
+    kernel: multisha_contract::LaneKernel<A>,
+    below: &mut [u8],
+) -> Vec<String> {
+    let lanes = kernel.lanes;
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ label.len() as u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let blocks: Vec<Vec<[u8; 64]>> = (0..lanes)
+        .map(|_| {
+            (0..2)
+                .map(|_| core::array::from_fn(|_| next() as u8))
+                .collect()
+        })
+        .collect();
+    let start: Vec<A::State> = (0..lanes)
+        .map(|_| {
+            let mut s = A::State::default();
+            for w in s.as_mut() {
+                *w = next() as u32;
+            }
+            s
+        })
+        .collect();
+    let mut forbidden = HashSet::new();
+    for (lane, lane_blocks) in blocks.iter().enumerate() {
+        let mut state = start[lane];
+        for block in lane_blocks {
+            state = A::values(&state, block, &mut forbidden);
+        }
+    }
+    let constant_block: [u8; 64] = core::array::from_fn(|_| next() as u8);
+    let mut schedule = vec![0u32; A::ROUNDS];
+    A::schedule(&constant_block, &mut schedule);
+    for state in &start {
+        A::values(state, &constant_block, &mut forbidden);
+    }
+    forbidden.remove(&0);
+    forbidden.remove(&u32::MAX);
+
+    let mut found = Vec::new();
+    // On the heap or in this frame, above the scanned stack.
+    let states = RefCell::new(start.clone());
+    let w = RefCell::new(Box::new(A::LaneWorkspace::default()));
+    let inputs: Vec<&[[u8; 64]]> = blocks.iter().map(Vec::as_slice).collect();
+    residue_of(
+        &|| {
+            let (mut states, mut w) = (states.borrow_mut(), w.borrow_mut());
+            // SAFETY: the caller checked that the CPU runs the kernel; `kernel.lanes` states
+            // and lanes of two blocks each, as the contract wants.
+            unsafe { (kernel.compress)(&mut states, &inputs, &mut w) };
+        },
+        below,
+    );
+    for (depth, word) in words_found(below, &forbidden) {
+        found.push(format!(
+            "{label} compress: {word:#010x} at {depth} bytes below"
+        ));
+    }
+    states.borrow_mut().clone_from(&start);
+    residue_of(
+        &|| {
+            let (mut states, mut w) = (states.borrow_mut(), w.borrow_mut());
+            // SAFETY: as above, for the constant entry with a full schedule.
+            unsafe { (kernel.constant)(&mut states, &schedule, &mut w) };
+        },
+        below,
+    );
+    for (depth, word) in words_found(below, &forbidden) {
+        found.push(format!(
+            "{label} constant: {word:#010x} at {depth} bytes below"
+        ));
+    }
+    found
+}
+
+/// Every lane kernel of this architecture, by its declaration.
+fn lane_declarations() -> (
+    Vec<&'static multisha_contract::Declaration<multisha_contract::Sha1Compression>>,
+    Vec<&'static multisha_contract::Declaration<multisha_contract::Sha256Compression>>,
+) {
+    use multisha_x86::*;
+    (
+        vec![
+            &sha1_shani_x2::VARIANT,
+            &sha1_shani_x4::VARIANT,
+            &sha1_avx2_x8::VARIANT,
+            &sha1_avx512_x16::VARIANT,
+        ],
+        vec![
+            &sha256_shani_x2::VARIANT,
+            &sha256_shani_x4::VARIANT,
+            &sha256_avx2_x8::VARIANT,
+            &sha256_avx512_x16::VARIANT,
+        ],
+    )
+}
+
+/// Each lane kernel, called directly, leaves no chaining value, schedule word or round value
+/// of its lanes in its dead stack frame: its states and schedules live in registers or in the
+/// lane workspace, which the batch functions wipe.
+#[test]
+fn lane_kernels_leave_no_state_or_schedule_on_the_stack() {
+    use multisha::engine::{Algorithm, Interface};
+    use multisha_contract::{CpuFeatures, Kernel};
+    let (sha1, sha256) = lane_declarations();
+    // The list is complete: every lane kernel of the registry is in it.
+    let listed: HashSet<usize> = sha1
+        .iter()
+        .map(|d| d.kernel.address())
+        .chain(sha256.iter().map(|d| d.kernel.address()))
+        .collect();
+    for &algorithm in Algorithm::ALL {
+        for variant in algorithm.variants() {
+            if variant.interface() == Interface::Many && variant.lanes() > 1 {
+                assert!(
+                    listed.contains(&variant.kernel_address()),
+                    "{variant} is not in the test's list"
+                );
+            }
+        }
+    }
+    let cpu = CpuFeatures::detect();
+    let mut below = vec![0u8; 16 * 1024];
+    let mut found = Vec::new();
+    let mut ran = 0;
+    macro_rules! check {
+        ($declarations:expr) => {
+            for declaration in $declarations {
+                let label = declaration.name;
+                let Kernel::Lanes(kernel) = declaration.kernel else {
+                    panic!("{label} is a lane kernel");
+                };
+                if !cpu.contains(declaration.requires) {
+                    eprintln!(
+                        "{label}: skipped, this CPU lacks {}",
+                        cpu.missing(declaration.requires)
+                    );
+                    continue;
+                }
+                found.extend(lane_kernel_residue(label, kernel, &mut below));
+                ran += 1;
+            }
+        };
+    }
+    check!(sha1);
+    check!(sha256);
+    assert!(ran > 0, "no lane kernel runs on this CPU");
+    assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
+}
+
+/// As [`sha256_values`] for SHA-512 (a kernel holds 64-bit words).
+fn sha512_values(state: &[u64; 8], block: &[u8; 128], into: &mut HashSet<u64>) -> [u64; 8] {
+    let mut w = [0u64; 80];
+    for t in 0..80 {
+        w[t] = if t < 16 {
+            u64::from_be_bytes(block[8 * t..8 * t + 8].try_into().expect("8"))
+        } else {
+            let s0 = w[t - 15].rotate_right(1) ^ w[t - 15].rotate_right(8) ^ (w[t - 15] >> 7);
+            let s1 = w[t - 2].rotate_right(19) ^ w[t - 2].rotate_right(61) ^ (w[t - 2] >> 6);
+            w[t - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[t - 7])
+                .wrapping_add(s1)
+        };
+    }
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    into.extend(state);
+    for t in 0..80 {
+        let wk = w[t].wrapping_add(multisha_contract::SHA512_K[t]);
+        let ch = (e & f) ^ (!e & g);
+        let maj = (a & b) ^ (a & c) ^ (b & c);
+        let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
+        let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
+        let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
+        let t2 = s0.wrapping_add(maj);
+        into.extend([w[t], wk, ch, maj, t1, t2, a ^ b]);
+        (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
+        into.extend([a, e]);
+    }
+    let out: [u64; 8] =
+        core::array::from_fn(|i| state[i].wrapping_add([a, b, c, d, e, f, g, h][i]));
+    into.extend(out);
+    out
+}
+
+/// Messages of many lengths (0 to 600 bytes, some equal), so that a batch runs its lane kernels
+/// of every width, the constant entry on the shared padding block, and the single-message
+/// kernel.
+fn batch_messages(seed: u64) -> Vec<Vec<u8>> {
+    let mut x = seed;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut lengths: Vec<usize> = (0..45).map(|_| (next() % 601) as usize).collect();
+    lengths.extend([64; 19]);
+    lengths
+        .into_iter()
+        .map(|len| (0..len).map(|_| next() as u8).collect())
+        .collect()
+}
+
+/// The reference values of hashing `message` in blocks of `len` bytes from `iv` (`values` per
+/// block), less the words the digest publishes (the first `published` of the final state).
+fn message_values<W: Copy + Eq + core::hash::Hash, const N: usize>(
+    message: &[u8],
+    len: usize,
+    (iv, published): ([W; N], usize),
+    values: impl Fn(&[W; N], &[u8], &mut HashSet<W>) -> [W; N],
+    into: &mut HashSet<W>,
+) {
+    // The length field is an eighth of the block: 8 bytes for SHA-1/SHA-256, 16 for SHA-512.
+    let length_bytes = len / 8;
+    let (whole, tail) = message.split_at(message.len() / len * len);
+    let mut padded = tail.to_vec();
+    padded.push(0x80);
+    while padded.len() % len != len - length_bytes {
+        padded.push(0);
+    }
+    padded.extend(&(message.len() as u128 * 8).to_be_bytes()[16 - length_bytes..]);
+    let mut mine = HashSet::new();
+    let mut state = iv;
+    for block in whole.chunks_exact(len) {
+        state = values(&state, block, &mut mine);
+    }
+    for (i, block) in padded.chunks_exact(len).enumerate() {
+        state = values(&state, block, &mut mine);
+        if i > 0 || tail.is_empty() {
+            // A block of padding alone: its schedule (the same for every message of a length,
+            // precomputed by the batches) is public. The values common to two other states
+            // are that schedule.
+            let (mut one, mut other) = (HashSet::new(), HashSet::new());
+            values(&[iv[0]; N], block, &mut one);
+            values(&[iv[1]; N], block, &mut other);
+            for word in one.intersection(&other) {
+                mine.remove(word);
+            }
+        }
+    }
+    for word in &state[..published] {
+        mine.remove(word);
+    }
+    into.extend(mine);
+}
+
+/// [`sha1_values`], [`sha256_values`] and [`sha512_values`] on a block given as a slice.
+fn sha1_slice(state: &[u32; 5], block: &[u8], into: &mut HashSet<u32>) -> [u32; 5] {
+    sha1_values(state, block.try_into().expect("64 bytes"), into)
+}
+fn sha256_slice(state: &[u32; 8], block: &[u8], into: &mut HashSet<u32>) -> [u32; 8] {
+    sha256_values(state, block.try_into().expect("64 bytes"), into)
+}
+fn sha512_slice(state: &[u64; 8], block: &[u8], into: &mut HashSet<u64>) -> [u64; 8] {
+    sha512_values(state, block.try_into().expect("128 bytes"), into)
+}
+
+/// The batch functions, called through the public API, leave no schedule word, round value or
+/// unpublished state word of any message below the stack pointer: the lane kernels, the
+/// scheduler and the single-message kernel it hands the last message to.
+#[test]
+fn batch_functions_leave_no_state_or_schedule_on_the_stack() {
+    let mut found = Vec::new();
+    // A mixed batch runs every path; in it, later calls overwrite what an earlier kernel
+    // left. Two long messages of a length end on `shani-x2`.
+    scan_batches("mixed", &batch_messages(0x5EED_1234_ABCD_0001), &mut found);
+    let two: Vec<Vec<u8>> = batch_messages(0x5EED_1234_ABCD_0002)
+        .into_iter()
+        .filter(|m| m.len() >= 100)
+        .take(2)
+        .map(|m| m[..100].repeat(10))
+        .collect();
+    scan_batches("two", &two, &mut found);
+    assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
+}
+
+/// Calls every batch function on `messages` and reports in `found` what each left below the
+/// stack pointer (`set` names the messages).
+fn scan_batches(set: &str, messages: &[Vec<u8>], found: &mut Vec<String>) {
+    use multisha_contract::{
+        SHA1_IV, SHA224_IV, SHA256_IV, SHA384_IV, SHA512_224_IV, SHA512_256_IV, SHA512_IV,
+    };
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let mut below = vec![0u8; 48 * 1024];
+
+    /// Runs `$call` at a fixed depth and reports the words of `$forbidden` found below.
+    macro_rules! scan {
+        ($label:expr, $call:expr, $forbidden:expr, $find:ident) => {{
+            let mut forbidden = $forbidden;
+            forbidden.remove(&0);
+            residue_of(
+                &|| {
+                    $call;
+                },
+                &mut below,
+            );
+            for (depth, word) in $find(&below, &forbidden) {
+                found.push(format!(
+                    "{set} {}: {word:#x} at {depth} bytes below",
+                    $label
+                ));
+            }
+        }};
+    }
+    /// The values of every message with `$values` in `$len`-byte blocks from `$iv`, the first
+    /// `$published` state words published.
+    macro_rules! reference {
+        ($values:expr, $len:expr, $iv:expr, $published:expr) => {{
+            let mut set = HashSet::new();
+            for m in messages {
+                message_values(m, $len, ($iv, $published), $values, &mut set);
+            }
+            set
+        }};
+    }
+
+    let d20 = RefCell::new(vec![[0u8; 20]; refs.len()]);
+    let d28 = RefCell::new(vec![[0u8; 28]; refs.len()]);
+    let d32 = RefCell::new(vec![[0u8; 32]; refs.len()]);
+    let d48 = RefCell::new(vec![[0u8; 48]; refs.len()]);
+    let d64 = RefCell::new(vec![[0u8; 64]; refs.len()]);
+    scan!(
+        "sha1_many",
+        multisha::sha1_many(&refs, &mut d20.borrow_mut()),
+        reference!(sha1_slice, 64, SHA1_IV, 5),
+        words_found
+    );
+    scan!(
+        "sha224_many",
+        multisha::sha224_many(&refs, &mut d28.borrow_mut()),
+        reference!(sha256_slice, 64, SHA224_IV, 7),
+        words_found
+    );
+    scan!(
+        "sha256_many",
+        multisha::sha256_many(&refs, &mut d32.borrow_mut()),
+        reference!(sha256_slice, 64, SHA256_IV, 8),
+        words_found
+    );
+    let nodes: Vec<[u8; 64]> = messages
+        .iter()
+        .map(|m| core::array::from_fn(|i| m.get(i).copied().unwrap_or(i as u8)))
+        .collect();
+    let node_refs: Vec<&[u8]> = nodes.iter().map(|n| n.as_slice()).collect();
+    let mut pairs = HashSet::new();
+    for node in &node_refs {
+        message_values(node, 64, (SHA256_IV, 8), sha256_slice, &mut pairs);
+    }
+    scan!(
+        "sha256_pairs",
+        multisha::sha256_pairs(&nodes, &mut d32.borrow_mut()),
+        pairs,
+        words_found
+    );
+    scan!(
+        "sha384_many",
+        multisha::sha384_many(&refs, &mut d48.borrow_mut()),
+        reference!(sha512_slice, 128, SHA384_IV, 6),
+        words64_found
+    );
+    scan!(
+        "sha512_many",
+        multisha::sha512_many(&refs, &mut d64.borrow_mut()),
+        reference!(sha512_slice, 128, SHA512_IV, 8),
+        words64_found
+    );
+    scan!(
+        "sha512_224_many",
+        multisha::sha512_224_many(&refs, &mut d28.borrow_mut()),
+        reference!(sha512_slice, 128, SHA512_224_IV, 3),
+        words64_found
+    );
+    scan!(
+        "sha512_256_many",
+        multisha::sha512_256_many(&refs, &mut d32.borrow_mut()),
+        reference!(sha512_slice, 128, SHA512_256_IV, 4),
+        words64_found
+    );
+    // The digests are right, so the scans saw real work.
+    assert_eq!(d32.borrow()[0], multisha::sha512_256(&messages[0]));
+    assert_eq!(d20.borrow()[1], multisha::sha1(&messages[1]));
 }

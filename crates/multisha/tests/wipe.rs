@@ -22,7 +22,9 @@ fn check(records: &[WipeRecord], expected: usize, variant: &Variant, what: &str)
                 !record.touched,
                 "{variant} {what}: the kernel touched a workspace it does not use"
             ),
-            Schedule::Delegated => unreachable!("only many-message variants delegate"),
+            Schedule::LaneWorkspace | Schedule::Delegated => {
+                unreachable!("only many-message variants use the lane workspace or delegate")
+            }
         }
     }
 }
@@ -102,7 +104,7 @@ fn batch_calls_wipe_once() {
         assert!(workspace.zero_after, "{variant}: {workspace:?}");
         assert_eq!(
             workspace.touched,
-            variant.schedule() == Schedule::Workspace,
+            variant.schedule() == Schedule::LaneWorkspace,
             "{variant}: {workspace:?}"
         );
     }

@@ -116,18 +116,19 @@ impl<A: Registered> Slot<A> {
         Guard(&self.lock)
     }
 
-    /// Stores the choice of `variant`'s interface (under the lock).
+    /// Stores the choice of `variant`'s interface (under the lock): the kernel first, then the
+    /// selection, so that a reader who sees a selection (Acquire) finds its kernel installed.
     fn store(&self, variant: &'static Variant, reason: Reason) {
-        let point = self.point(variant.interface());
-        point
-            .selection
-            .store(pack(variant, reason), Ordering::Release);
-        #[cfg(test)]
-        tests::between_stores();
         if variant.interface() == Interface::Single {
             self.kernel
                 .store(kernel_of::<A>(variant) as *mut (), Ordering::Release);
         }
+        #[cfg(test)]
+        tests::between_stores();
+        let point = self.point(variant.interface());
+        point
+            .selection
+            .store(pack(variant, reason), Ordering::Release);
     }
 
     fn unpack(&self, point: &Point, packed: u32) -> Selection {
@@ -308,14 +309,19 @@ pub(crate) fn installed<A: Registered>() -> KernelFn<A> {
 }
 
 /// The chosen kernel of `A`, never the probe (the first call resolves the choice): what the
-/// hashers and one-shot functions call, one atomic load per call.
+/// hashers and the batch functions' one-message paths call, two atomic loads per call.
+///
+/// "Nothing chosen yet" is asked of the selection, not recognised by the probe's address:
+/// `probe` is generic, so an optimised crate that inlines this gets its own copy of it, at
+/// another address than the one the slot starts with (issue 21).
 #[inline(always)]
 pub(crate) fn current<A: Registered>() -> KernelFn<A> {
-    let kernel = installed::<A>();
-    if kernel as *mut () == probe::<A> as KernelFn<A> as *mut () {
-        return A::slot().resolve_kernel();
+    let slot = A::slot();
+    if slot.single.selection.load(Ordering::Acquire) == 0 {
+        return slot.resolve_kernel();
     }
-    kernel
+    // The kernel was stored before the selection (`Slot::store`), so it is not the probe.
+    installed::<A>()
 }
 
 /// The lane kernels of `A` the CPU runs, found once per process and kept in the slot.
@@ -403,6 +409,11 @@ impl<T: Copy> Claim<'_, T> {
         unsafe { (*self.0.value.get()).write(value) };
         self.0.state.store(Published::<T>::READY, Ordering::Release);
     }
+}
+
+/// The single-message choice of `A`, probing first if nothing is chosen yet.
+pub(crate) fn single<A: Registered>() -> Selection {
+    A::slot().selection(Interface::Single)
 }
 
 /// The many-message choice of `A` (the batch functions read it once per call).
