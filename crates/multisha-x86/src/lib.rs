@@ -44,6 +44,8 @@ pub mod sha512_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx512;
 #[cfg(target_arch = "x86_64")]
+pub mod sha512_avx512_x8;
+#[cfg(target_arch = "x86_64")]
 mod sha512_pair;
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -63,5 +65,6 @@ mod tests {
         sha256_shani_x4,
         sha512_avx2,
         sha512_avx512,
+        sha512_avx512_x8,
     );
 }
