@@ -152,9 +152,10 @@ impl Compression for Sha512Compression {
     type State = [u64; 8];
     type Block = [u8; 128];
     type Workspace = Sha512Workspace;
-    /// No lane kernel yet (batches run one message after the other): one that keeps its
-    /// schedule here sizes this, and checks at compile time that its part fits.
-    type LaneWorkspace = crate::LaneWorkspace<u64, 0, 0>;
+    /// `avx2-x4`'s (8 saved + a ring of 16 schedule vectors of 4 lanes), the only lane kernel
+    /// that keeps its schedule here (it checks at compile time that it fits); no kernel asks
+    /// for a small part. Created (zeroed) and wiped once per batch call that uses it.
+    type LaneWorkspace = crate::LaneWorkspace<u64, 0, 96>;
     type Counter = u128;
     const LENGTH_BYTES: usize = 16;
     const OUTPUTS: &'static [OutputSpec<[u64; 8]>] = &[

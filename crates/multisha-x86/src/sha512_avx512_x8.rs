@@ -56,12 +56,10 @@ macro_rules! load_message {
         let blocks: &[&[[u8; 128]]; LANES] = $blocks;
         let i: usize = $i;
         let load = |lane: usize, half: usize| {
-            let block: &[u8; 128] = &blocks[lane][i];
-            // SAFETY: a block is 128 bytes: one unaligned 64-byte load from byte 0 or 64.
-            _mm512_shuffle_epi8(
-                unsafe { _mm512_loadu_si512(block.as_ptr().add(64 * half).cast()) },
-                bswap,
-            )
+            let bytes: &[u8; 64] = &blocks[lane][i].as_chunks::<64>().0[half];
+            // SAFETY: `bytes` is 64 readable bytes: one unaligned 64-byte load.
+            let x = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
+            _mm512_shuffle_epi8(x, bswap)
         };
         // Written out: `array::from_fn` was left as a loop through a stack array.
         let mut lo = [
@@ -223,7 +221,10 @@ multisha_contract::declare_variant! {
     /// The `avx512-x8` SHA-512 many-message variant.
     pub static VARIANT: Sha512Compression = {
         name: "avx512-x8",
-        description: "eight messages at once: one word of every lane per zmm register, vprorq and vpternlogq rounds, the schedule in a ring of sixteen registers",
+        description: concat!(
+            "eight messages at once: one word of every lane per zmm register, vprorq and ",
+            "vpternlogq rounds, the schedule in a ring of sixteen registers",
+        ),
         schedule: Registers,
         requires: ["avx512f", "avx512bw"],
         lanes: 8,
