@@ -7,7 +7,7 @@ mod batch;
 mod contenders;
 mod short_paths;
 
-pub use batch::{BatchContender, BatchShape, batch_contenders, batch_shapes};
+pub use batch::{BatchContender, BatchShape, batch_contenders, batch_functions, batch_shapes};
 pub use contenders::{Contender, Kind, Output, contenders, missing_peers};
 pub use short_paths::{ShortPath, short_paths};
 

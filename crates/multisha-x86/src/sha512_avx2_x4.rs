@@ -255,11 +255,11 @@ macro_rules! wk_constant {
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
      $ab:ident, $wk:expr) => {
+        // The schedule word first: with `ch` computed before its expansion, `ch` was spilled
+        // to the stack.
+        let hwk = _mm256_add_epi64($h, $wk);
         let ch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
-        let t1 = _mm256_add_epi64(
-            _mm256_add_epi64(_mm256_add_epi64($h, $wk), ch),
-            big_sigma1($e),
-        );
+        let t1 = _mm256_add_epi64(_mm256_add_epi64(hwk, ch), big_sigma1($e));
         $d = _mm256_add_epi64($d, t1);
         let ab = _mm256_xor_si256($a, $b);
         let maj = _mm256_xor_si256($b, _mm256_and_si256(ab, $ab));

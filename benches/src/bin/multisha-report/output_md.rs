@@ -65,12 +65,12 @@ pub(crate) fn render(report: &Report, plots: &[String], batch_plots: &[String]) 
     out
 }
 
-/// One algorithm's batch tables: aggregate MB/s, then ratios of the dispatched path.
+/// One hash function's batch tables: aggregate MB/s, then ratios of the dispatched path.
 fn render_batch(out: &mut String, report: &Report, batch: &BatchReport, plot: &str) {
     let _ = writeln!(
         out,
         "\n## {} batches: many messages per call\n",
-        batch.algorithm
+        batch.function
     );
     let _ = writeln!(out, "| name | kind | what |\n|---|---|---|");
     for (name, kind, description) in &batch.entries {
@@ -81,7 +81,7 @@ fn render_batch(out: &mut String, report: &Report, batch: &BatchReport, plot: &s
         out,
         "\n### Aggregate throughput (MB/s, all messages of a batch call)\n\n\
          ![{} batch throughput]({plot})\n",
-        batch.algorithm
+        batch.function
     );
     table_header(out, "batch", &names);
     for (label, bytes, _, stats) in &batch.rows {
