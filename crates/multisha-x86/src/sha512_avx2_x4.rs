@@ -17,8 +17,11 @@
 //!   the gaps of the rounds' dependency chain. They are read back with volatile loads, which
 //!   keep LLVM from holding them in registers and spilling the working variables instead.
 //! * `K[t]` is read pre-broadcast from a table (a memory operand of `vpaddq`).
-//! * `ch` is `(e & f) ^ (!e & g)`; the majority is `b ^ ((a ^ b) & (b ^ c))`, whose `b ^ c` is
-//!   the previous round's `a ^ b`.
+//! * `ch` is `(e & f) ^ (!e & g)`, the majority `b ^ ((a ^ b) & (b ^ c))`; the round adds
+//!   `w + K` to `h` before `ch` is computed. Either the carried `a ^ b` of `sha256_avx2_x8`
+//!   (whose `b ^ c` is the previous round's `a ^ b`) or `ch` first left LLVM one register
+//!   short, and it spilled a working value to the stack: as written, no vector register is
+//!   spilled.
 //!
 //! The constant entry runs the rounds alone, on `w[t] + K[t]` broadcast to every lane.
 
@@ -250,20 +253,19 @@ macro_rules! wk_constant {
     }};
 }
 
-/// One round with the roles given by the caller, `k + w` in `$wk`; `$ab` carries `a ^ b` to
-/// the next round (where it is `b ^ c`).
+/// One round with the roles given by the caller, `k + w` in `$wk`.
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
-     $ab:ident, $wk:expr) => {
-        // The schedule word first: with `ch` computed before its expansion, `ch` was spilled
-        // to the stack.
+     $wk:expr) => {
+        // `w + K` first, no carried `a ^ b`: see the module header (no spill).
         let hwk = _mm256_add_epi64($h, $wk);
         let ch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
         let t1 = _mm256_add_epi64(_mm256_add_epi64(hwk, ch), big_sigma1($e));
         $d = _mm256_add_epi64($d, t1);
-        let ab = _mm256_xor_si256($a, $b);
-        let maj = _mm256_xor_si256($b, _mm256_and_si256(ab, $ab));
-        $ab = ab;
+        let maj = _mm256_xor_si256(
+            $b,
+            _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)),
+        );
         $h = _mm256_add_epi64(_mm256_add_epi64(t1, big_sigma0($a)), maj);
     };
 }
@@ -271,16 +273,16 @@ macro_rules! round {
 /// Rounds `$t..$t + 8`, `k + w` from `$wk!($w, t)`; the roles rotate once around.
 macro_rules! eight_rounds {
     ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident],
-     $ab:ident, $wk:ident, $w:ident, $t:expr) => {
+     $wk:ident, $w:ident, $t:expr) => {
         let t = $t;
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, $wk!($w, t));
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, $wk!($w, t + 1));
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, $wk!($w, t + 2));
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, $wk!($w, t + 3));
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, $wk!($w, t + 4));
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, $wk!($w, t + 5));
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, $wk!($w, t + 6));
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, $wk!($w, t + 7));
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $wk!($w, t));
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $wk!($w, t + 1));
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $wk!($w, t + 2));
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $wk!($w, t + 3));
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $wk!($w, t + 4));
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $wk!($w, t + 5));
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $wk!($w, t + 6));
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $wk!($w, t + 7));
     };
 }
 
@@ -313,12 +315,11 @@ multisha_contract::declare_variant! {
             load_message(blocks, j, w);
             let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] =
                 saved.each_ref().map(|x| reload(x));
-            let mut ab = _mm256_xor_si256(b, c);
             for i in 0..2 {
-                eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_load, w, 8 * i);
+                eight_rounds!([a, b, c, d, e, f, g, h], wk_load, w, 8 * i);
             }
             for i in 2..10 {
-                eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_expand, w, 8 * i);
+                eight_rounds!([a, b, c, d, e, f, g, h], wk_expand, w, 8 * i);
             }
             for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
                 *slot = _mm256_add_epi64(x, reload(slot));
@@ -339,9 +340,8 @@ multisha_contract::declare_variant! {
         *saved = load_states(states);
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] =
             saved.each_ref().map(|x| reload(x));
-        let mut ab = _mm256_xor_si256(b, c);
         for i in 0..10 {
-            eight_rounds!([a, b, c, d, e, f, g, h], ab, wk_constant, w, 8 * i);
+            eight_rounds!([a, b, c, d, e, f, g, h], wk_constant, w, 8 * i);
         }
         for (slot, x) in saved.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *slot = _mm256_add_epi64(x, reload(slot));
