@@ -8,11 +8,14 @@
 //! rounds, a window of eight schedule vectors; both streams share each round pair's
 //! constants.
 //!
-//! Two states and two windows take 24 of the 32 vector registers, which leaves too few for
-//! copies of the block's input states beside the round temporaries: the feed-forward reads
-//! them from `states` instead, where each block's output is stored, behind an empty `asm!`
-//! that keeps the compiler from holding the values it loaded at the start of the block in
-//! registers (it would spill them to the stack). Nothing is kept in the lane workspace.
+//! Both streams' schedule windows (sixteen vectors) live in the lane workspace, which the
+//! scheduler wipes once per batch, and are read back with volatile loads. Kept in registers,
+//! two states, two windows and the round temporaries need more than the 32 vector registers,
+//! and LLVM spilled schedule words to the stack, where nothing wipes them. For the same reason
+//! the feed-forward reads the block's input states from `states`, where each block's output
+//! is stored, behind an empty `asm!` that keeps the compiler from holding the values it loaded
+//! at the start of the block in registers. Loads are cheap beside the rounds' latency: the
+//! second stream is there to fill that.
 //!
 //! The constant entry runs the rounds of both lanes on a given schedule (no `SHA512SU0/1`).
 
@@ -21,9 +24,35 @@ use core::arch::aarch64::{
     uint64x2_t, vaddq_u64, vextq_u64, vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64,
     vsha512su1q_u64, vst1q_u64,
 };
-use multisha_contract::{SHA512_K, Sha512Compression, equal_lanes};
+use multisha_contract::{SHA512_K, Sha512Compression, aligned_words, equal_lanes};
 
 type LaneWorkspace = <Sha512Compression as multisha_contract::Compression>::LaneWorkspace;
+
+/// Words of the lane workspace the kernel uses: two windows of eight vectors, its small part.
+const WORDS: usize = 2 * 8 * 2;
+const _: () = assert!(
+    WORDS <= LaneWorkspace::SMALL_LEN,
+    "the lane workspace's small part is too small for this kernel"
+);
+
+/// Each lane's schedule window in the lane workspace (its small part: only those words are
+/// zeroed and wiped).
+#[inline(always)]
+fn windows(ws: &mut LaneWorkspace) -> &mut [[uint64x2_t; 8]; 2] {
+    let words = aligned_words(ws.small_words(), 16, WORDS);
+    assert!(words.as_ptr().addr().is_multiple_of(16));
+    // SAFETY: `words` is `WORDS` initialized `u64`s (256 bytes), 16-byte aligned (asserted),
+    // and every bit pattern is a valid `uint64x2_t`; the result borrows `ws` as `words` did.
+    unsafe { &mut *words.as_mut_ptr().cast::<[[uint64x2_t; 8]; 2]>() }
+}
+
+/// A window vector, read from memory where it is used: with a plain read LLVM keeps what it
+/// has just stored in a register, and spills to the stack for want of registers.
+#[inline(always)]
+fn get(v: &uint64x2_t) -> uint64x2_t {
+    // SAFETY: `v` is a reference: valid and aligned for a read.
+    unsafe { core::ptr::read_volatile(v) }
+}
 
 /// The two lanes' states as `[ab, cd, ef, gh]`, each `[lane 0, lane 1]`, read from memory.
 ///
@@ -94,9 +123,9 @@ macro_rules! two_rounds {
 macro_rules! schedule {
     ($w:ident, $s0:literal, $s1:literal, $s4:literal, $s5:literal, $s7:literal) => {
         $w[$s0] = vsha512su1q_u64(
-            vsha512su0q_u64($w[$s0], $w[$s1]),
-            $w[$s7],
-            vextq_u64::<1>($w[$s4], $w[$s5]),
+            vsha512su0q_u64(get(&$w[$s0]), get(&$w[$s1])),
+            get(&$w[$s7]),
+            vextq_u64::<1>(get(&$w[$s4]), get(&$w[$s5])),
         );
     };
 }
@@ -110,7 +139,7 @@ macro_rules! step {
             $schedule!($x, $s0, $s1, $s4, $s5, $s7);
             $schedule!($y, $s0, $s1, $s4, $s5, $s7);
         )?
-        two_rounds!($p, $x[$s0], $y[$s0], $ab, $cd, $ef, $gh);
+        two_rounds!($p, get(&$x[$s0]), get(&$y[$s0]), $ab, $cd, $ef, $gh);
     };
 }
 
@@ -119,25 +148,28 @@ multisha_contract::declare_variant! {
     pub static VARIANT: Sha512Compression = {
         name: "armv8-x2",
         description: concat!(
-            "two messages at once: two streams of SHA512H/H2 interleaved, schedules in ",
-            "registers, the block's input states read back from the lanes' states",
+            "two messages at once: two streams of SHA512H/H2 interleaved, states in registers, ",
+            "schedule windows in the lane workspace",
         ),
-        schedule: Registers,
+        schedule: Workspace,
         requires: ["sha3"],
         lanes: 2,
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
-    /// block in step; `_ws` is not used.
+    /// block in step; the schedule windows live in `ws`.
     #[inline(never)]
-    pub fn compress(states: &mut [[u64; 8]], blocks: &[&[[u8; 128]]], _ws: &mut LaneWorkspace) {
+    pub fn compress(states: &mut [[u64; 8]], blocks: &[&[[u8; 128]]], ws: &mut LaneWorkspace) {
         let [s0, s1] = states else {
             panic!("armv8-x2 takes two lanes");
         };
         let (&[b0, b1], _) = equal_lanes::<_, 2>(blocks);
+        let [x, y] = windows(ws);
         for (block0, block1) in b0.iter().zip(b1.iter()) {
+            for i in 0..8 {
+                x[i] = load_words(block0, i);
+                y[i] = load_words(block1, i);
+            }
             let [mut ab, mut cd, mut ef, mut gh] = reload(s0, s1);
-            let mut x: [uint64x2_t; 8] = core::array::from_fn(|i| load_words(block0, i));
-            let mut y: [uint64x2_t; 8] = core::array::from_fn(|i| load_words(block1, i));
             // Rounds 0..16 read the loaded words; each later group of sixteen first computes
             // the window vector it is about to use (eight pairs after its last use).
             step!(0, x, y, [0 1 4 5 7], ab, cd, ef, gh);
