@@ -3,14 +3,14 @@
 //! message after the other), behind one interface, and the batch shapes the report measures.
 
 use crate::contenders::Kind;
-use multisha::engine::{Algorithm, Interface, PinnedMany};
+use multisha::engine::{Algorithm, Function, Interface, PinnedMany};
 use multisha::{Digest, HashFunction};
 use std::fmt;
 
 /// Hashes a batch: every message's digest, end to end, into the output buffer.
 type Run = Box<dyn Fn(&[&[u8]], &mut [u8])>;
 
-/// One way to hash a batch of messages of one algorithm (its main output: SHA-1, SHA-256,
+/// One way to hash a batch of messages of one hash function (SHA-1, SHA-256, SHA-384,
 /// SHA-512).
 pub struct BatchContender {
     name: String,
@@ -27,6 +27,24 @@ impl fmt::Debug for BatchContender {
 }
 
 impl BatchContender {
+    /// A contender that hashes a batch with `run` (every message's `digest_len`-byte digest,
+    /// end to end, into the output buffer).
+    pub fn new(
+        name: &str,
+        kind: Kind,
+        digest_len: usize,
+        description: &str,
+        run: impl Fn(&[&[u8]], &mut [u8]) + 'static,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            digest_len,
+            description: description.into(),
+            run: Box::new(run),
+        }
+    }
+
     /// The variant name, `dispatched`, or the peer's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -88,7 +106,7 @@ fn family<H: HashFunction>() -> Vec<BatchContender> {
             })
         })
         .collect();
-    let function = multisha::engine::Function::from_id(H::id()).expect("a hash function");
+    let function = Function::from_id(H::id()).expect("a hash function");
     all.push(BatchContender {
         name: "dispatched".into(),
         kind: Kind::Dispatched,
@@ -110,17 +128,17 @@ fn serial_peer(
     description: &str,
     digest: impl Fn(&[u8], &mut [u8]) + 'static,
 ) -> BatchContender {
-    BatchContender {
-        name: name.into(),
-        kind: Kind::Peer,
+    BatchContender::new(
+        name,
+        Kind::Peer,
         digest_len,
-        description: description.into(),
-        run: Box::new(move |messages, out| {
+        description,
+        move |messages, out| {
             for (message, chunk) in messages.iter().zip(out.chunks_exact_mut(digest_len)) {
                 digest(message, chunk);
             }
-        }),
-    }
+        },
+    )
 }
 
 fn rustcrypto<D: Digest + 'static>(crate_name: &str) -> BatchContender {
@@ -162,26 +180,49 @@ fn tape() -> BatchContender {
     }
 }
 
-/// Every batch contender of `algorithm`.
-pub fn batch_contenders(algorithm: Algorithm) -> Vec<BatchContender> {
-    if algorithm == Algorithm::Sha1 {
-        let mut all = family::<multisha::Sha1>();
-        all.push(rustcrypto::<sha1::Sha1>("sha1"));
-        all.push(ring(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY));
-        all
-    } else if algorithm == Algorithm::Sha256 {
-        let mut all = family::<multisha::Sha256>();
-        all.push(tape());
-        all.push(rustcrypto::<sha2::Sha256>("sha2"));
-        all.push(ring(&ring::digest::SHA256));
-        all
-    } else if algorithm == Algorithm::Sha512 {
-        let mut all = family::<multisha::Sha512>();
-        all.push(rustcrypto::<sha2::Sha512>("sha2"));
-        all.push(ring(&ring::digest::SHA512));
-        all
+/// The hash functions whose batches the report measures for `algorithm`: its main output,
+/// and SHA-384 beside SHA-512 (certificate and file fingerprints hash in bulk with both).
+pub fn batch_functions(algorithm: Algorithm) -> Vec<Function> {
+    let ids: &[&str] = if algorithm == Algorithm::Sha512 {
+        &["sha512", "sha384"]
     } else {
-        Vec::new()
+        &[algorithm.id()]
+    };
+    ids.iter()
+        .map(|id| Function::from_id(id).expect("a hash function"))
+        .filter(|f| f.algorithm() == algorithm)
+        .collect()
+}
+
+/// Every batch contender of `function` (one of [`batch_functions`]); none for another.
+pub fn batch_contenders(function: Function) -> Vec<BatchContender> {
+    match function.id() {
+        "sha1" => {
+            let mut all = family::<multisha::Sha1>();
+            all.push(rustcrypto::<sha1::Sha1>("sha1"));
+            all.push(ring(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY));
+            all
+        }
+        "sha256" => {
+            let mut all = family::<multisha::Sha256>();
+            all.push(tape());
+            all.push(rustcrypto::<sha2::Sha256>("sha2"));
+            all.push(ring(&ring::digest::SHA256));
+            all
+        }
+        "sha384" => {
+            let mut all = family::<multisha::Sha384>();
+            all.push(rustcrypto::<sha2::Sha384>("sha2"));
+            all.push(ring(&ring::digest::SHA384));
+            all
+        }
+        "sha512" => {
+            let mut all = family::<multisha::Sha512>();
+            all.push(rustcrypto::<sha2::Sha512>("sha2"));
+            all.push(ring(&ring::digest::SHA512));
+            all
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -281,11 +322,17 @@ mod tests {
     #[test]
     fn every_batch_contender_agrees_with_the_one_shot_functions() {
         let shapes = batch_shapes(Some(&[32, 1024]));
-        for &algorithm in Algorithm::ALL {
-            let all = batch_contenders(algorithm);
+        let functions: Vec<Function> = Algorithm::ALL
+            .iter()
+            .flat_map(|&a| batch_functions(a))
+            .collect();
+        let ids: Vec<&str> = functions.iter().map(|f| f.id()).collect();
+        assert_eq!(ids, ["sha1", "sha256", "sha512", "sha384"]);
+        for function in functions {
+            let all = batch_contenders(function);
             assert!(
                 all.iter().any(|c| c.kind() == Kind::Dispatched),
-                "{algorithm}"
+                "{function:?}"
             );
             let reference = all.iter().find(|c| c.name() == "rustcrypto").expect("peer");
             for shape in &shapes {
@@ -295,7 +342,7 @@ mod tests {
                 for contender in &all {
                     let mut got = vec![0u8; messages.len() * contender.digest_len()];
                     contender.run(&messages, &mut got);
-                    assert_eq!(got, want, "{algorithm} {contender:?} on {}", shape.label);
+                    assert_eq!(got, want, "{function:?} {contender:?} on {}", shape.label);
                 }
             }
         }

@@ -8,7 +8,7 @@ mod contenders;
 mod regret;
 mod short_paths;
 
-pub use batch::{BatchContender, BatchShape, batch_contenders, batch_shapes};
+pub use batch::{BatchContender, BatchShape, batch_contenders, batch_functions, batch_shapes};
 pub use contenders::{Contender, Kind, Output, contenders, missing_peers};
 pub use regret::{RegretRow, RegretShape, measure_regret, regret_shapes};
 pub use short_paths::{ShortPath, short_paths};

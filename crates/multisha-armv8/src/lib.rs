@@ -22,6 +22,8 @@ pub mod sha256_armv8;
 pub mod sha256_armv8_x2;
 #[cfg(target_arch = "aarch64")]
 pub mod sha512_armv8;
+#[cfg(target_arch = "aarch64")]
+pub mod sha512_armv8_x2;
 
 #[cfg(all(test, target_arch = "aarch64"))]
 mod tests {
@@ -31,5 +33,6 @@ mod tests {
         sha256_armv8,
         sha256_armv8_x2,
         sha512_armv8,
+        sha512_armv8_x2,
     );
 }

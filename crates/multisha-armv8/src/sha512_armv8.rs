@@ -27,7 +27,7 @@ use multisha_contract::{Block128 as Block, SHA512_K, Sha512Compression, Sha512Wo
 /// Loads the `i`-th pair of message words of `block` as big-endian words: `vrev64q_u8`
 /// reverses the bytes within each 64-bit lane of the little-endian vector load.
 #[inline(always)]
-fn load_words(block: &Block, i: usize) -> uint64x2_t {
+pub(crate) fn load_words(block: &Block, i: usize) -> uint64x2_t {
     let bytes: &[u8; 16] = block[16 * i..16 * i + 16].try_into().expect("16 bytes");
     // SAFETY: `bytes` is 16 readable bytes, exactly what `vld1q_u8` reads (no alignment
     // needed); NEON, which these three intrinsics require, is part of the aarch64 baseline.
@@ -36,7 +36,7 @@ fn load_words(block: &Block, i: usize) -> uint64x2_t {
 
 /// Loads two consecutive `u64`s into one vector, lane 0 first.
 #[inline(always)]
-fn load_u64x2(words: &[u64]) -> uint64x2_t {
+pub(crate) fn load_u64x2(words: &[u64]) -> uint64x2_t {
     let words: &[u64; 2] = words.try_into().expect("2 words");
     // SAFETY: `words` is two readable `u64`s, exactly what `vld1q_u64` reads; NEON, which it
     // requires, is part of the aarch64 baseline.

@@ -152,9 +152,11 @@ impl Compression for Sha512Compression {
     type State = [u64; 8];
     type Block = [u8; 128];
     type Workspace = Sha512Workspace;
-    /// No lane kernel yet (batches run one message after the other): one that keeps its
-    /// schedule here sizes this, and checks at compile time that its part fits.
-    type LaneWorkspace = crate::LaneWorkspace<u64, 0, 0>;
+    /// In all, `avx2-x4`'s (8 saved + a ring of 16 schedule vectors of 4 lanes); the small
+    /// part is `armv8-x2`'s (2 lanes of a 16-word schedule window). Each kernel checks at
+    /// compile time that its part fits; `avx512-x8` keeps everything in registers. The part in
+    /// use is created (zeroed) and wiped once per batch call.
+    type LaneWorkspace = crate::LaneWorkspace<u64, 32, 96>;
     type Counter = u128;
     const LENGTH_BYTES: usize = 16;
     const OUTPUTS: &'static [OutputSpec<[u64; 8]>] = &[

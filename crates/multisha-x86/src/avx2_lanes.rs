@@ -1,24 +1,25 @@
-//! AVX2 building blocks shared by the eight-lane kernels (`sha1_avx2_x8`, `sha256_avx2_x8`)
-//! and the single-message `sha256_avx2`: big-endian word loads, the in-half 4 × 4 transpose
-//! that turns four messages' words into one register per word, and the volatile reload that
-//! keeps LLVM from holding workspace vectors in registers.
+//! AVX2 building blocks shared by the eight-lane kernels (`sha1_avx2_x8`, `sha256_avx2_x8`),
+//! the four-lane `sha512_avx2_x4` and the single-message `sha256_avx2`: big-endian word
+//! loads, the in-half 4 × 4 transpose that turns four messages' words into one register per
+//! word, the aligned vectors of a lane workspace, and the volatile reload that keeps LLVM from
+//! holding workspace vectors in registers.
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
     _mm256_set_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_unpackhi_epi32,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
-use multisha_contract::{Block64 as Block, aligned_words};
+use multisha_contract::{Block64 as Block, Word, aligned_words};
 
 /// Messages per call of the eight-lane kernels: lane `i` in the low half of each register,
 /// lane `i + 4` in the high half.
 pub(crate) const LANES: usize = 8;
 
-/// `N` vectors of a lane workspace's `words`, from its first 32-byte boundary (aligned
-/// vectors never straddle a cache line).
+/// `N` vectors of a lane workspace's `words` (32-bit or 64-bit), from its first 32-byte
+/// boundary (aligned vectors never straddle a cache line).
 #[inline]
-pub(crate) fn vector_slots<const N: usize>(words: &mut [u32]) -> &mut [__m256i; N] {
-    let region = aligned_words(words, 32, N * LANES);
+pub(crate) fn vector_slots<W: Word, const N: usize>(words: &mut [W]) -> &mut [__m256i; N] {
+    let region = aligned_words(words, 32, N * 32 / W::BYTES);
     assert!(region.as_ptr().addr().is_multiple_of(32));
     // SAFETY: `region` is `N` × 32 bytes of initialized words, 32-byte aligned (asserted), and
     // every bit pattern is a valid `__m256i`; the result borrows `words` as `region` did.

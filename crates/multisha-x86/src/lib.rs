@@ -1,7 +1,8 @@
 //! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
 //! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds, SHA-512 also
-//! with an AVX-512VL schedule; and the many-message kernels: SHA-256 with two interleaved SHA-NI streams, SHA-1 and SHA-256 on
-//! eight AVX2 lanes and sixteen AVX-512 lanes.
+//! with an AVX-512VL schedule; and the many-message kernels: SHA-1 and SHA-256 with two and
+//! four interleaved SHA-NI streams, on eight AVX2 lanes and sixteen AVX-512 lanes, SHA-512 on
+//! four AVX2 lanes and eight AVX-512 lanes.
 //!
 //! Each module declares its variant (`VARIANT`): required features, description, where the
 //! schedule lives. No kernel detects CPU features: the dispatcher does. On other
@@ -42,7 +43,11 @@ pub mod sha256_shani_x4;
 #[cfg(target_arch = "x86_64")]
 pub mod sha512_avx2;
 #[cfg(target_arch = "x86_64")]
+pub mod sha512_avx2_x4;
+#[cfg(target_arch = "x86_64")]
 pub mod sha512_avx512;
+#[cfg(target_arch = "x86_64")]
+pub mod sha512_avx512_x8;
 #[cfg(target_arch = "x86_64")]
 mod sha512_pair;
 
@@ -62,6 +67,8 @@ mod tests {
         sha256_shani_x2,
         sha256_shani_x4,
         sha512_avx2,
+        sha512_avx2_x4,
         sha512_avx512,
+        sha512_avx512_x8,
     );
 }

@@ -289,6 +289,9 @@ algorithms! {
         "unroll8" => multisha_unrolled::sha512_unroll8::VARIANT,
         "rolled" => multisha_rolled::sha512_rolled::VARIANT,
     ], many [
+        "avx512-x8" on "x86_64" => multisha_x86::sha512_avx512_x8::VARIANT,
+        "avx2-x4" on "x86_64" => multisha_x86::sha512_avx2_x4::VARIANT,
+        "armv8-x2" on "aarch64" => multisha_armv8::sha512_armv8_x2::VARIANT,
     ], functions [
         /// SHA-384 hasher, a drop-in for `sha2::Sha384` 0.11.
         Sha384, sha384, sha384_many: output 0 (48 bytes, U48), state U80, oid "2.16.840.1.101.3.4.2.2",

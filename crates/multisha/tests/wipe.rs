@@ -75,18 +75,24 @@ fn one_shot_wipes_once() {
 
 /// A batch call wipes the lanes' states and tails once, and the kernels' transposed schedule
 /// once (when a kernel used it), whatever the number of messages and kernel calls; the serial
-/// variant wipes what the single-message kernel used, once per message.
+/// variant wipes what the single-message kernel used, once per message. SHA-256 (64-byte
+/// blocks) and SHA-512 (128-byte blocks), each with every many-message variant this CPU runs.
 #[test]
 fn batch_calls_wipe_once() {
+    batch_wipes::<multisha::Sha256>();
+    batch_wipes::<multisha::Sha512>();
+}
+
+fn batch_wipes<H: multisha::HashFunction>() {
     let data = vec![9u8; 5000];
     let messages: Vec<&[u8]> = (0..37).map(|i| &data[..i * 131]).collect();
-    for variant in multisha::engine::Algorithm::Sha256
+    for variant in H::algorithm()
         .variants()
         .iter()
         .filter(|v| v.is_available() && v.interface() == Interface::Many)
     {
-        let pinned = PinnedMany::<multisha::Sha256>::new(variant.name()).expect("available");
-        let mut digests = vec![[0u8; 32]; messages.len()];
+        let pinned = PinnedMany::<H>::new(variant.name()).expect("available");
+        let mut digests = vec![H::ZERO; messages.len()];
         take();
         pinned.hash_many(&messages, &mut digests);
         let records = take();

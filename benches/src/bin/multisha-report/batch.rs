@@ -5,14 +5,16 @@
 
 use crate::measure::{Plan, Stat, calibrate, time};
 use crate::progress::Progress;
-use multisha::engine::Algorithm;
+use multisha::engine::{Algorithm, Function};
 use multisha_benches::{BatchContender, BatchShape, Kind, Output};
 use std::cell::RefCell;
 
-/// Everything measured for one algorithm's batches.
+/// Everything measured for one hash function's batches.
 #[derive(Debug)]
 pub(crate) struct BatchReport {
     pub(crate) algorithm: Algorithm,
+    /// The hash function measured (SHA-512 and SHA-384 share an algorithm).
+    pub(crate) function: Function,
     /// (name, kind, description) per contender.
     pub(crate) entries: Vec<(String, Kind, String)>,
     /// Per shape: label, total bytes, the equal message length if any, and counter ticks per
@@ -29,19 +31,20 @@ impl BatchReport {
 /// Checks every contender against the first peer's digests on every shape (a fast wrong
 /// answer is worthless), then measures.
 pub(crate) fn measure(
-    algorithm: Algorithm,
+    function: Function,
     contenders: &[BatchContender],
     shapes: &[BatchShape],
     plan: Plan,
     progress: &mut Progress,
 ) -> Result<BatchReport, String> {
+    let algorithm = function.algorithm();
     let reference = contenders
         .iter()
         .find(|c| c.kind() == Kind::Peer)
         .ok_or("no peer to check the batch contenders against")?;
     let mut rows = Vec::new();
     for shape in shapes {
-        progress.step(&format!("{} batches of {}", algorithm.id(), shape.label));
+        progress.step(&format!("{} batches of {}", function.id(), shape.label));
         let messages = shape.slices();
         let mut want = vec![0u8; messages.len() * reference.digest_len()];
         reference.run(&messages, &mut want);
@@ -50,7 +53,7 @@ pub(crate) fn measure(
             contender.run(&messages, &mut got);
             if got != want {
                 return Err(format!(
-                    "{algorithm} batch contender `{}` disagrees with `{}` on {}",
+                    "{function} batch contender `{}` disagrees with `{}` on {}",
                     contender.name(),
                     reference.name(),
                     shape.label
@@ -90,6 +93,7 @@ pub(crate) fn measure(
     }
     Ok(BatchReport {
         algorithm,
+        function,
         entries: contenders
             .iter()
             .map(|c| (c.name().to_string(), c.kind(), c.description().to_string()))

@@ -180,8 +180,14 @@ fn run(options: &Options) -> Result<(), String> {
         short_paths.len()
     };
     let shapes = multisha_benches::batch_shapes(options.sizes.as_deref());
+    let batch_functions: Vec<_> = options
+        .algorithms
+        .iter()
+        .flat_map(|&a| multisha_benches::batch_functions(a))
+        .collect();
     let mut progress = Progress::new(
-        sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + shapes.len() + 1)
+        sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + 1)
+            + batch_functions.len() * shapes.len()
             + short_steps,
     );
 
@@ -212,10 +218,10 @@ fn run(options: &Options) -> Result<(), String> {
         });
     }
     let mut batches = Vec::new();
-    for &algorithm in &options.algorithms {
-        let contenders = multisha_benches::batch_contenders(algorithm);
+    for &function in &batch_functions {
+        let contenders = multisha_benches::batch_contenders(function);
         batches.push(batch::measure(
-            algorithm,
+            function,
             &contenders,
             &shapes,
             plan,
@@ -286,7 +292,7 @@ fn write(options: &Options, report: &Report) -> Result<(), String> {
     }
     let mut batch_plots = Vec::new();
     for batch in &report.batches {
-        let name = format!("{}-batch.svg", batch.algorithm.id());
+        let name = format!("{}-batch.svg", batch.function.id());
         let series: Vec<(String, Vec<(f64, f64)>)> = batch
             .entries
             .iter()
@@ -304,7 +310,7 @@ fn write(options: &Options, report: &Report) -> Result<(), String> {
             .collect();
         let title = format!(
             "{} batches: aggregate throughput vs message size ({})",
-            batch.algorithm, report.cpu
+            batch.function, report.cpu
         );
         plot::draw_series(
             &title,

@@ -72,6 +72,7 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
         "algorithms": algorithms,
         "batches": report.batches.iter().map(|batch| json!({
             "algorithm": batch.algorithm.id(),
+            "function": batch.function.id(),
             "contenders": batch.entries.iter().map(|(name, kind, description)| json!({
                 "name": name, "kind": kind.label(), "description": description,
             })).collect::<Vec<_>>(),

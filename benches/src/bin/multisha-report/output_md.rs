@@ -116,12 +116,12 @@ fn render_regret(out: &mut String, regret: &RegretReport) {
     }
 }
 
-/// One algorithm's batch tables: aggregate MB/s, then ratios of the dispatched path.
+/// One hash function's batch tables: aggregate MB/s, then ratios of the dispatched path.
 fn render_batch(out: &mut String, report: &Report, batch: &BatchReport, plot: &str) {
     let _ = writeln!(
         out,
         "\n## {} batches: many messages per call\n",
-        batch.algorithm
+        batch.function
     );
     let _ = writeln!(out, "| name | kind | what |\n|---|---|---|");
     for (name, kind, description) in &batch.entries {
@@ -132,7 +132,7 @@ fn render_batch(out: &mut String, report: &Report, batch: &BatchReport, plot: &s
         out,
         "\n### Aggregate throughput (MB/s, all messages of a batch call)\n\n\
          ![{} batch throughput]({plot})\n",
-        batch.algorithm
+        batch.function
     );
     table_header(out, "batch", &names);
     for (label, bytes, _, stats) in &batch.rows {

@@ -70,7 +70,7 @@ pub(crate) fn render(report: &Report) -> String {
         };
         out.push_str(&format!(
             "\n{} batches, aggregate MB/s (dispatched and peers; > 1 ratios: multisha faster)\n",
-            batch.algorithm
+            batch.function
         ));
         for (label, bytes, _, stats) in &batch.rows {
             out.push_str(&format!(
