@@ -13,6 +13,95 @@ use std::sync::Mutex;
 /// Held by the unit tests that change or assert the process-wide choice.
 pub(crate) static SERIAL: Mutex<()> = Mutex::new(());
 
+/// Set in the child process that [`in_child`] starts.
+const CHILD: &str = "MULTISHA_TEST_CHILD";
+
+/// For a test that changes the process-wide choice (`force`): CI runs this binary once per
+/// variant forced through the environment, and the other tests must run that variant. Returns
+/// true in the child process this binary starts for the test `module::name` alone (the test
+/// then runs there); in the parent, runs that child (through `MULTISHA_TEST_RUNNER`, the
+/// emulator of a cross-test, if one is set), asserts that exactly that test ran and passed,
+/// and returns false.
+pub(crate) fn in_child(module: &str, name: &str) -> bool {
+    let test = format!(
+        "{}::{name}",
+        module.strip_prefix("multisha::").unwrap_or(module)
+    );
+    if std::env::var(CHILD).is_ok_and(|v| v == test) {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let mut command = match std::env::var("MULTISHA_TEST_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut command = std::process::Command::new(words.next().expect("a program"));
+            command.args(words).arg(exe);
+            command
+        }
+        _ => std::process::Command::new(exe),
+    };
+    let output = command
+        .args(["--exact", &test, "--test-threads=1"])
+        .env(CHILD, &test)
+        .output()
+        .expect("re-run the test binary");
+    let stdout = std::string::String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "{test} in a child process: {stdout}{}",
+        std::string::String::from_utf8_lossy(&output.stderr)
+    );
+    false
+}
+
+/// Asserts that the dispatcher runs what the environment says it must
+/// (`MULTISHA_EXPECT_<ID>`, `MULTISHA_EXPECT_<ID>_MANY`, `MULTISHA_EXPECT_ALL` for every
+/// single-message choice without its own: CI's runs per forced variant and the AArch64
+/// cross-test set them), and that each single-message slot holds the kernel of the variant
+/// the selection names. With `MULTISHA_REPORT_ACTIVE=PATH`, writes the choices there
+/// (`sha256 single shani environment`), which CI prints per run.
+fn assert_expected_choices() {
+    use crate::engine::{Algorithm, active, active_many};
+    use std::string::String;
+    let mut report = String::new();
+    for &algorithm in Algorithm::ALL {
+        let id = algorithm.id();
+        let var = format!("MULTISHA_EXPECT_{}", id.to_uppercase());
+        let (single, many) = (active(algorithm), active_many(algorithm));
+        let expected = std::env::var(&var).or_else(|_| std::env::var("MULTISHA_EXPECT_ALL"));
+        if let Ok(expected) = expected {
+            assert_eq!(single.variant.name(), expected, "{var}: {single}");
+        }
+        if let Ok(expected) = std::env::var(format!("{var}_MANY")) {
+            assert_eq!(many.variant.name(), expected, "{var}_MANY: {many}");
+        }
+        report += &format!("{id} single {} {}\n", single.variant.name(), single.reason);
+        report += &format!("{id} many {} {}\n", many.variant.name(), many.reason);
+    }
+    struct Slots;
+    impl Visitor for Slots {
+        fn algorithm<A: Registered + Reference>(&mut self) {
+            let named = A::ALGORITHM.active().variant;
+            let running = crate::engine::dispatch::installed::<A>() as usize;
+            assert_eq!(
+                named.kernel_address(),
+                running,
+                "{named} named, another runs"
+            );
+        }
+        fn function<H>(&mut self)
+        where
+            H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
+            H::Compression: Reference,
+        {
+        }
+    }
+    crate::algorithms::visit(&mut Slots);
+    if let Ok(path) = std::env::var("MULTISHA_REPORT_ACTIVE") {
+        std::fs::write(&path, report).expect("write MULTISHA_REPORT_ACTIVE");
+    }
+}
+
 /// What a test does per algorithm and per hash function of the registry.
 pub(crate) trait Visitor {
     fn algorithm<A: Registered + Reference>(&mut self);
@@ -59,6 +148,7 @@ impl Visitor for Harness {
                         !variant.is_available_on(cpu),
                         "{variant} runs here but was skipped"
                     );
+                    harness::assert_skip_expected(variant.name(), variant.requires());
                     self.skipped += 1;
                 }
             }
@@ -121,9 +211,12 @@ impl Visitor for Dispatched {
 
 #[test]
 fn dispatched_hashers_and_batch_functions_pass() {
+    // Before and after: what ran is what the run was asked to test, all along.
+    assert_expected_choices();
     let mut run = Dispatched::default();
     crate::algorithms::visit(&mut run);
     assert_eq!(run.functions, crate::engine::Function::ALL.len());
+    assert_expected_choices();
 }
 
 #[test]
