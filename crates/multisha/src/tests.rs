@@ -1,8 +1,7 @@
 //! Every variant of the registry that this CPU runs goes through the shared harness, at the
 //! kernel level and through every hasher of its algorithm pinned to it; the dispatched
-//! hashers through the streaming suite, the dispatched batch functions against the one-shot
-//! functions. Generic over the registry: an algorithm added there
-//! is tested here without an edit.
+//! hashers through the streaming suite, the dispatched batch functions against RustCrypto.
+//! Generic over the registry: an algorithm added there is tested here without an edit.
 
 use crate::hash_function::{HashFunction, Registered};
 use multisha_contract::Kernel;
@@ -206,6 +205,18 @@ impl Visitor for Dispatched {
                 check_digests::<H>(&label, &messages, &digests);
             }
         }
+        for count in [2, 3, 9, 16, 17, 33] {
+            for len in [64, 200, 1000, 4096] {
+                let messages = equal_lengths(&data, count, len);
+                let mut digests = std::vec![H::ZERO; messages.len()];
+                H::oneshot_many(&messages, &mut digests);
+                check_digests::<H>(
+                    &format!("{label}, {count} x {len} bytes"),
+                    &messages,
+                    &digests,
+                );
+            }
+        }
     }
 }
 
@@ -238,26 +249,38 @@ fn every_variant_and_hasher_passes_the_harness() {
 
 /// Every many-message variant this CPU runs alone (as `PinnedMany` and a forced variant run
 /// it) and every plan shape the planner can choose (`batch::for_every_plan`), against the
-/// one-shot function: counts 0..=40 × lengths 0..=300, random mixes up to 64 KiB, empty
-/// messages, the same message in every slot.
+/// RustCrypto: counts 0..=40 × lengths 0..=300, equal lengths with different contents, random
+/// mixes up to 64 KiB, empty messages, the same message in every slot.
 #[derive(Default)]
 struct Batches {
     functions: usize,
 }
 
-/// `count` messages cut from `data`, the `i`-th `(first + 37 i) mod 301` bytes long.
+/// `count` messages cut from `data`, the `i`-th `(first + 37 i) mod 301` bytes long, each from
+/// its own offset (not prefixes of one buffer: a digest landing in another message's slot
+/// shows even where two lengths meet).
 fn cut(data: &[u8], count: usize, first: usize) -> std::vec::Vec<&[u8]> {
     (0..count)
-        .map(|i| &data[..(first + 37 * i) % 301])
+        .map(|i| &data[1 + 257 * i..][..(first + 37 * i) % 301])
         .collect()
 }
 
-/// `digests` are the one-shot digests of `messages`.
-fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H::Digest]) {
+/// `count` messages of `len` bytes each, each from its own offset in `data`: equal lengths run
+/// side by side on lanes, and different contents make digests swapped between them show.
+fn equal_lengths(data: &[u8], count: usize, len: usize) -> std::vec::Vec<&[u8]> {
+    (0..count).map(|i| &data[1 + 97 * i..][..len]).collect()
+}
+
+/// `digests` are RustCrypto's digests of `messages` (not the crate's one-shot functions,
+/// which share the kernels and, for the serial variant, the very code under test).
+fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H::Digest])
+where
+    H::Compression: Reference,
+{
     for (i, (message, digest)) in messages.iter().zip(digests).enumerate() {
         assert_eq!(
             digest.as_ref(),
-            H::oneshot(message).as_ref(),
+            H::Compression::digest(H::OUTPUT.id, message).as_slice(),
             "{} {label}: message {i} of {} ({} bytes)",
             H::OUTPUT.name,
             messages.len(),
@@ -267,7 +290,10 @@ fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H:
 }
 
 /// Every variant alone on `messages`, and every plan shape when `plans`.
-fn check_batch<H: HashFunction>(label: &str, messages: &[&[u8]], plans: bool) {
+fn check_batch<H: HashFunction>(label: &str, messages: &[&[u8]], plans: bool)
+where
+    H::Compression: Reference,
+{
     let check = |how: &str, digests: &[H::Digest]| {
         check_digests::<H>(&format!("{how}, {label}"), messages, digests);
     };
@@ -308,6 +334,12 @@ impl Visitor for Batches {
                 .collect();
             check_batch::<H>(&format!("random mix {round}"), &messages, true);
         }
+        for count in [2, 5, 9, 17, 33] {
+            for len in [1, 64, 119, 1000, 4096] {
+                let label = format!("{count} x {len} bytes");
+                check_batch::<H>(&label, &equal_lengths(&data, count, len), true);
+            }
+        }
         let empty: std::vec::Vec<&[u8]> = std::vec![&[]; 33];
         check_batch::<H>("empty", &empty, true);
         let same: std::vec::Vec<&[u8]> = std::vec![&data[..1000]; 35];
@@ -316,7 +348,7 @@ impl Visitor for Batches {
 }
 
 #[test]
-fn every_many_variant_agrees_with_the_one_shot_functions() {
+fn every_many_variant_agrees_with_rustcrypto() {
     let mut run = Batches::default();
     crate::algorithms::visit(&mut run);
     assert_eq!(run.functions, crate::engine::Function::ALL.len());
