@@ -1,6 +1,7 @@
 //! The batch API against RustCrypto (not the crate's one-shot functions, which share its
-//! kernels): any number of messages of any lengths, some of them the same slice, through the dispatched `*_many` path and through every many-message
-//! variant this CPU runs (pinned, alone), and `sha256_pairs`.
+//! kernels): any number of messages of any lengths, some of them the same slice, through the
+//! dispatched `*_many` path and through every many-message variant this CPU runs (pinned,
+//! alone), and `sha256_pairs`.
 //!
 //! Input: a byte choosing the hash function, then messages: each starts with a length byte
 //! (scaled so some messages span many blocks), a byte 0 repeats the previous message.
