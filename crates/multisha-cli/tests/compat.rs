@@ -19,18 +19,79 @@ const TOOLS: [&str; 5] = [
     "sha512sum",
 ];
 
-/// Whether the coreutils tool exists; prints a note when it does not.
+/// Whether the GNU coreutils tool (or bash) exists; prints a note when it does not. Where
+/// coreutils is expected (`MULTISHA_EXPECT_COREUTILS=1`: CI installs it), a missing tool fails
+/// the test instead: the comparisons would otherwise pass having compared nothing.
 fn have(tool: &str) -> bool {
-    let ok = Command::new(tool)
+    let output = Command::new(tool)
         .arg("--version")
-        .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+        .output();
+    // busybox answers `--version` with an error; a non-GNU tool that answers is no peer.
+    let ok = output.is_ok_and(|o| {
+        o.status.success() && (tool == "bash" || String::from_utf8_lossy(&o.stdout).contains("GNU"))
+    });
     if !ok {
-        eprintln!("note: coreutils {tool} not found, skipping its comparison");
+        assert!(
+            std::env::var_os("MULTISHA_EXPECT_COREUTILS").is_none_or(|v| v != "1"),
+            "MULTISHA_EXPECT_COREUTILS=1 but GNU {tool} is missing"
+        );
+        eprintln!("note: GNU {tool} not found, skipping its comparison");
     }
     ok
+}
+
+/// The digests of "abc" (FIPS 180-4's examples; SHA-512/t from its test vectors), which every
+/// tool must print with no other tool to compare with.
+const ABC: [(&str, &str); 7] = [
+    ("sha1sum", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+    (
+        "sha224sum",
+        "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+    ),
+    (
+        "sha256sum",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    ),
+    (
+        "sha384sum",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded163\
+         1a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    ),
+    (
+        "sha512sum",
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+         2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    ),
+    (
+        "sha512_224sum",
+        "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+    ),
+    (
+        "sha512_256sum",
+        "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+    ),
+];
+
+#[test]
+fn known_answers_need_no_other_tool() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fs::write(dir.path().join("abc"), b"abc").expect("write");
+    for (tool, digest) in ABC {
+        let out = ours(tool, &[b"abc", b"-"], dir.path(), Some(b"abc"));
+        assert!(out.status.success(), "{tool}: {out:?}");
+        let want = format!("{digest}  abc\n{digest}  -\n");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{tool}");
+        let list = format!("{digest}  abc\n");
+        fs::write(dir.path().join("list"), &list).expect("write");
+        let out = ours(tool, &[b"-c", b"list"], dir.path(), None);
+        assert!(out.status.success(), "{tool} -c: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "abc: OK\n",
+            "{tool} -c"
+        );
+    }
 }
 
 fn run(mut cmd: Command, dir: &Path, stdin: Option<&[u8]>) -> Output {

@@ -630,12 +630,47 @@ where
     checks
 }
 
-/// Whether the run demands that every variant of this architecture runs
-/// (`MULTISHA_EXPECT_NATIVE=1`, set by the AArch64 cross-test under qemu, which implements
-/// every feature the ARMv8 kernels need): then a variant this CPU cannot run fails its test
-/// instead of being skipped.
-pub fn expect_native() -> bool {
-    std::env::var_os("MULTISHA_EXPECT_NATIVE").is_some_and(|v| v == "1")
+/// The features CI says this machine has, whose kernels must therefore run, not be skipped:
+/// `MULTISHA_EXPECT_FEATURES` (Rust `target_feature` names, separated by spaces or commas;
+/// `.ci/run` reads them from `/proc/cpuinfo`, and names fewer under valgrind, whose CPU lacks
+/// some), or every feature of this architecture with `MULTISHA_EXPECT_NATIVE=1` (the AArch64
+/// cross-test under qemu, which implements every feature the ARMv8 kernels need). `None`:
+/// nothing is expected (a developer's machine), a skip is only noted.
+///
+/// # Panics
+/// On a name that is not a [`Feature`](crate::Feature) of this architecture: a typo must not
+/// expect less.
+pub fn expected_features() -> Option<CpuFeatures> {
+    let mut expected = None;
+    if std::env::var_os("MULTISHA_EXPECT_NATIVE").is_some_and(|v| v == "1") {
+        let native = crate::Feature::ALL.iter().filter(|f| f.is_native_arch());
+        expected = Some(native.fold(CpuFeatures::none(), |set, &f| set.with(f)));
+    }
+    if let Ok(names) = std::env::var("MULTISHA_EXPECT_FEATURES") {
+        let mut set = expected.unwrap_or(CpuFeatures::none());
+        for name in names.split([' ', ',']).filter(|n| !n.is_empty()) {
+            match crate::Feature::from_name(name) {
+                Some(feature) if feature.is_native_arch() => set = set.with(feature),
+                _ => panic!("MULTISHA_EXPECT_FEATURES: {name:?} is no feature of this CPU"),
+            }
+        }
+        expected = Some(set);
+    }
+    expected
+}
+
+/// Fails if the test of a kernel requiring `requires` was skipped although
+/// [`expected_features`] says this machine has every one of them (the CPU probe or the
+/// harness would otherwise turn a kernel test into one that checks nothing).
+pub fn assert_skip_expected(label: &str, requires: CpuFeatures) {
+    if let Some(expected) = expected_features() {
+        assert!(
+            !(requires.is_native_arch() && expected.contains(requires)),
+            "{label} was skipped, but this machine has {requires} (MULTISHA_EXPECT_FEATURES: \
+             {expected}; detected: {})",
+            CpuFeatures::detect()
+        );
+    }
 }
 
 /// One `#[test]` per listed kernel module of a kernel crate, running its `VARIANT` through
@@ -651,10 +686,9 @@ macro_rules! harness_tests {
             let declaration = &crate::$module::VARIANT;
             match $crate::harness::declaration_suite(declaration) {
                 Some(checks) => assert!(checks >= 80, "only {checks} checks ran"),
-                None => assert!(
-                    !($crate::harness::expect_native() && declaration.requires.is_native_arch()),
-                    "MULTISHA_EXPECT_NATIVE=1 but this CPU cannot run {}",
-                    declaration.name
+                None => $crate::harness::assert_skip_expected(
+                    declaration.name,
+                    declaration.requires,
                 ),
             }
         }

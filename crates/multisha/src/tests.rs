@@ -1,8 +1,7 @@
 //! Every variant of the registry that this CPU runs goes through the shared harness, at the
 //! kernel level and through every hasher of its algorithm pinned to it; the dispatched
-//! hashers through the streaming suite, the dispatched batch functions against the one-shot
-//! functions. Generic over the registry: an algorithm added there
-//! is tested here without an edit.
+//! hashers through the streaming suite, the dispatched batch functions against RustCrypto.
+//! Generic over the registry: an algorithm added there is tested here without an edit.
 
 use crate::hash_function::{HashFunction, Registered};
 use multisha_contract::Kernel;
@@ -12,6 +11,95 @@ use std::sync::Mutex;
 
 /// Held by the unit tests that change or assert the process-wide choice.
 pub(crate) static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Set in the child process that [`in_child`] starts.
+const CHILD: &str = "MULTISHA_TEST_CHILD";
+
+/// For a test that changes the process-wide choice (`force`): CI runs this binary once per
+/// variant forced through the environment, and the other tests must run that variant. Returns
+/// true in the child process this binary starts for the test `module::name` alone (the test
+/// then runs there); in the parent, runs that child (through `MULTISHA_TEST_RUNNER`, the
+/// emulator of a cross-test, if one is set), asserts that exactly that test ran and passed,
+/// and returns false.
+pub(crate) fn in_child(module: &str, name: &str) -> bool {
+    let test = format!(
+        "{}::{name}",
+        module.strip_prefix("multisha::").unwrap_or(module)
+    );
+    if std::env::var(CHILD).is_ok_and(|v| v == test) {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let mut command = match std::env::var("MULTISHA_TEST_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut command = std::process::Command::new(words.next().expect("a program"));
+            command.args(words).arg(exe);
+            command
+        }
+        _ => std::process::Command::new(exe),
+    };
+    let output = command
+        .args(["--exact", &test, "--test-threads=1"])
+        .env(CHILD, &test)
+        .output()
+        .expect("re-run the test binary");
+    let stdout = std::string::String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "{test} in a child process: {stdout}{}",
+        std::string::String::from_utf8_lossy(&output.stderr)
+    );
+    false
+}
+
+/// Asserts that the dispatcher runs what the environment says it must
+/// (`MULTISHA_EXPECT_<ID>`, `MULTISHA_EXPECT_<ID>_MANY`, `MULTISHA_EXPECT_ALL` for every
+/// single-message choice without its own: CI's runs per forced variant and the AArch64
+/// cross-test set them), and that each single-message slot holds the kernel of the variant
+/// the selection names. With `MULTISHA_REPORT_ACTIVE=PATH`, writes the choices there
+/// (`sha256 single shani environment`), which CI prints per run.
+fn assert_expected_choices() {
+    use crate::engine::{Algorithm, active, active_many};
+    use std::string::String;
+    let mut report = String::new();
+    for &algorithm in Algorithm::ALL {
+        let id = algorithm.id();
+        let var = format!("MULTISHA_EXPECT_{}", id.to_uppercase());
+        let (single, many) = (active(algorithm), active_many(algorithm));
+        let expected = std::env::var(&var).or_else(|_| std::env::var("MULTISHA_EXPECT_ALL"));
+        if let Ok(expected) = expected {
+            assert_eq!(single.variant.name(), expected, "{var}: {single}");
+        }
+        if let Ok(expected) = std::env::var(format!("{var}_MANY")) {
+            assert_eq!(many.variant.name(), expected, "{var}_MANY: {many}");
+        }
+        report += &format!("{id} single {} {}\n", single.variant.name(), single.reason);
+        report += &format!("{id} many {} {}\n", many.variant.name(), many.reason);
+    }
+    struct Slots;
+    impl Visitor for Slots {
+        fn algorithm<A: Registered + Reference>(&mut self) {
+            let named = A::ALGORITHM.active().variant;
+            let running = crate::engine::dispatch::installed::<A>() as usize;
+            assert_eq!(
+                named.kernel_address(),
+                running,
+                "{named} named, another runs"
+            );
+        }
+        fn function<H>(&mut self)
+        where
+            H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
+            H::Compression: Reference,
+        {
+        }
+    }
+    crate::algorithms::visit(&mut Slots);
+    if let Ok(path) = std::env::var("MULTISHA_REPORT_ACTIVE") {
+        std::fs::write(&path, report).expect("write MULTISHA_REPORT_ACTIVE");
+    }
+}
 
 /// What a test does per algorithm and per hash function of the registry.
 pub(crate) trait Visitor {
@@ -59,6 +147,7 @@ impl Visitor for Harness {
                         !variant.is_available_on(cpu),
                         "{variant} runs here but was skipped"
                     );
+                    harness::assert_skip_expected(variant.name(), variant.requires());
                     self.skipped += 1;
                 }
             }
@@ -116,14 +205,29 @@ impl Visitor for Dispatched {
                 check_digests::<H>(&label, &messages, &digests);
             }
         }
+        for count in [2, 3, 9, 16, 17, 33] {
+            for len in [64, 200, 1000, 4096] {
+                let messages = equal_lengths(&data, count, len);
+                let mut digests = std::vec![H::ZERO; messages.len()];
+                H::oneshot_many(&messages, &mut digests);
+                check_digests::<H>(
+                    &format!("{label}, {count} x {len} bytes"),
+                    &messages,
+                    &digests,
+                );
+            }
+        }
     }
 }
 
 #[test]
 fn dispatched_hashers_and_batch_functions_pass() {
+    // Before and after: what ran is what the run was asked to test, all along.
+    assert_expected_choices();
     let mut run = Dispatched::default();
     crate::algorithms::visit(&mut run);
     assert_eq!(run.functions, crate::engine::Function::ALL.len());
+    assert_expected_choices();
 }
 
 #[test]
@@ -145,26 +249,38 @@ fn every_variant_and_hasher_passes_the_harness() {
 
 /// Every many-message variant this CPU runs alone (as `PinnedMany` and a forced variant run
 /// it) and every plan shape the planner can choose (`batch::for_every_plan`), against the
-/// one-shot function: counts 0..=40 × lengths 0..=300, random mixes up to 64 KiB, empty
-/// messages, the same message in every slot.
+/// RustCrypto: counts 0..=40 × lengths 0..=300, equal lengths with different contents, random
+/// mixes up to 64 KiB, empty messages, the same message in every slot.
 #[derive(Default)]
 struct Batches {
     functions: usize,
 }
 
-/// `count` messages cut from `data`, the `i`-th `(first + 37 i) mod 301` bytes long.
+/// `count` messages cut from `data`, the `i`-th `(first + 37 i) mod 301` bytes long, each from
+/// its own offset (not prefixes of one buffer: a digest landing in another message's slot
+/// shows even where two lengths meet).
 fn cut(data: &[u8], count: usize, first: usize) -> std::vec::Vec<&[u8]> {
     (0..count)
-        .map(|i| &data[..(first + 37 * i) % 301])
+        .map(|i| &data[1 + 257 * i..][..(first + 37 * i) % 301])
         .collect()
 }
 
-/// `digests` are the one-shot digests of `messages`.
-fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H::Digest]) {
+/// `count` messages of `len` bytes each, each from its own offset in `data`: equal lengths run
+/// side by side on lanes, and different contents make digests swapped between them show.
+fn equal_lengths(data: &[u8], count: usize, len: usize) -> std::vec::Vec<&[u8]> {
+    (0..count).map(|i| &data[1 + 97 * i..][..len]).collect()
+}
+
+/// `digests` are RustCrypto's digests of `messages` (not the crate's one-shot functions,
+/// which share the kernels and, for the serial variant, the very code under test).
+fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H::Digest])
+where
+    H::Compression: Reference,
+{
     for (i, (message, digest)) in messages.iter().zip(digests).enumerate() {
         assert_eq!(
             digest.as_ref(),
-            H::oneshot(message).as_ref(),
+            H::Compression::digest(H::OUTPUT.id, message).as_slice(),
             "{} {label}: message {i} of {} ({} bytes)",
             H::OUTPUT.name,
             messages.len(),
@@ -174,7 +290,10 @@ fn check_digests<H: HashFunction>(label: &str, messages: &[&[u8]], digests: &[H:
 }
 
 /// Every variant alone on `messages`, and every plan shape when `plans`.
-fn check_batch<H: HashFunction>(label: &str, messages: &[&[u8]], plans: bool) {
+fn check_batch<H: HashFunction>(label: &str, messages: &[&[u8]], plans: bool)
+where
+    H::Compression: Reference,
+{
     let check = |how: &str, digests: &[H::Digest]| {
         check_digests::<H>(&format!("{how}, {label}"), messages, digests);
     };
@@ -215,6 +334,12 @@ impl Visitor for Batches {
                 .collect();
             check_batch::<H>(&format!("random mix {round}"), &messages, true);
         }
+        for count in [2, 5, 9, 17, 33] {
+            for len in [1, 64, 119, 1000, 4096] {
+                let label = format!("{count} x {len} bytes");
+                check_batch::<H>(&label, &equal_lengths(&data, count, len), true);
+            }
+        }
         let empty: std::vec::Vec<&[u8]> = std::vec![&[]; 33];
         check_batch::<H>("empty", &empty, true);
         let same: std::vec::Vec<&[u8]> = std::vec![&data[..1000]; 35];
@@ -223,7 +348,7 @@ impl Visitor for Batches {
 }
 
 #[test]
-fn every_many_variant_agrees_with_the_one_shot_functions() {
+fn every_many_variant_agrees_with_rustcrypto() {
     let mut run = Batches::default();
     crate::algorithms::visit(&mut run);
     assert_eq!(run.functions, crate::engine::Function::ALL.len());

@@ -135,19 +135,21 @@ fn unknown_env_value_is_ignored_and_reported() {
     assert!(out.contains("MULTISHA_SHA256 ignored"), "{out}");
 }
 
+/// On a CPU without one of its features (a synthetic one, `MULTISHA_CPU=-FEATURE`, so the test
+/// runs on every machine, the largest included), a variant named in the environment is refused.
 #[test]
 fn unrunnable_env_value_is_ignored_and_reported() {
-    let Some(unrunnable) = Algorithm::Sha256
+    let needy = Algorithm::Sha256
         .variants()
         .iter()
-        .find(|v| !v.is_available() && v.interface() == Interface::Single)
-    else {
-        eprintln!("every SHA-256 variant runs on this CPU: nothing to refuse here");
-        return;
-    };
-    let out = child_report(&[("MULTISHA_SHA256", unrunnable.name())]);
+        .find(|v| v.interface() == Interface::Single && !v.requires().is_empty())
+        .expect("a SHA-256 variant that needs a CPU feature, on every architecture");
+    let feature = needy.requires().iter().last().expect("a feature");
+    let mask = format!("-{feature}");
+    let out = child_report(&[("MULTISHA_SHA256", needy.name()), ("MULTISHA_CPU", &mask)]);
     assert!(out.contains("EnvRejected"), "{out}");
     assert!(out.contains("cannot run on this CPU"), "{out}");
+    assert!(out.contains(&format!("missing: {feature}")), "{out}");
 }
 
 #[test]

@@ -151,6 +151,51 @@ fn zeroize_on_drop_is_implemented() {
     assert_zeroize_on_drop::<Sha512_256>();
 }
 
+/// What `zeroize_on_drop_is_implemented` cannot see: that dropping a hasher zeroes its state
+/// at run time. A SHA-256 hasher restored from marker state words and a marker block count,
+/// with marker bytes buffered, is dropped in place; its memory then holds none of them.
+#[test]
+fn a_dropped_hasher_leaves_no_state_in_its_memory() {
+    use std::mem::MaybeUninit;
+    let mut state = Sha256::new().serialize();
+    // Eight state words, then a block count below 2^56 (the bits above pin a variant); the
+    // buffer's bytes and position follow, left empty.
+    for (i, byte) in state.iter_mut().enumerate().take(40) {
+        *byte = 0x81 ^ (i as u8).wrapping_mul(0x1d);
+    }
+    state[39] = 0;
+    let mut hasher = Sha256::deserialize(&state).expect("a count below the pin");
+    let tail = [0x5au8, 0xc3, 0x99, 0x17, 0xe8, 0x2f, 0x64, 0xb1, 0x0d, 0x7e];
+    hasher.update(tail);
+    let mut slot = Box::new(MaybeUninit::<Sha256>::zeroed());
+    let ptr = slot.write(hasher) as *mut Sha256;
+    let memory = || -> Vec<u8> {
+        (0..size_of::<Sha256>())
+            // SAFETY: `ptr` points into the live box, `size_of::<Sha256>()` bytes, zeroed
+            // before the hasher was written there (padding holds zeros or the hasher's
+            // bytes); a dropped value's bytes stay readable as bytes.
+            .map(|i| unsafe { ptr.cast::<u8>().add(i).read_volatile() })
+            .collect()
+    };
+    let markers: Vec<&[u8]> = state[..32]
+        .chunks(4)
+        .chain([&state[32..39], &tail[..]])
+        .collect();
+    let before = memory();
+    for marker in &markers {
+        let found = before.windows(marker.len()).any(|w| w == *marker);
+        assert!(found, "the control: the live hasher holds {marker:02x?}");
+    }
+    // SAFETY: the box holds an initialised hasher, dropped once here and never used again
+    // (only its bytes are read).
+    unsafe { ptr.drop_in_place() };
+    let after = memory();
+    for marker in &markers {
+        let found = after.windows(marker.len()).any(|w| w == *marker);
+        assert!(!found, "{marker:02x?} left in a dropped hasher's memory");
+    }
+}
+
 /// `AlgorithmName` says what the RustCrypto hasher it replaces says (`Hmac`'s name and debug
 /// output build on it).
 #[test]

@@ -115,3 +115,97 @@ fn batch_wipes<H: multisha::HashFunction>() {
         );
     }
 }
+
+/// The dispatched batch functions on a batch the planner splits into a lane stage and a
+/// one-by-one stage (`sha256_many` of 17 messages of 4 KiB: 16 on a 16-lane kernel, the last
+/// one alone, on a CPU with AVX-512): each one-by-one message wipes its one-shot workspace
+/// once, then the lane buffers and the lane workspace are wiped once, at the end. Messages of
+/// equal length differ, and every digest is RustCrypto's.
+#[test]
+fn dispatched_batches_of_lanes_and_one_by_one_wipe_every_workspace() {
+    use multisha::engine::{Algorithm, batch_plan};
+    type Run = fn(&[&[u8]]) -> Vec<Vec<u8>>;
+    let sha1: Run = |messages| {
+        let mut digests = vec![[0u8; 20]; messages.len()];
+        multisha::sha1_many(messages, &mut digests);
+        digests.iter().map(|d| d.to_vec()).collect()
+    };
+    let sha256: Run = |messages| {
+        let mut digests = vec![[0u8; 32]; messages.len()];
+        multisha::sha256_many(messages, &mut digests);
+        digests.iter().map(|d| d.to_vec()).collect()
+    };
+    let reference_sha1: fn(&[u8]) -> Vec<u8> = |m| <sha1::Sha1 as sha1::Digest>::digest(m).to_vec();
+    let reference_sha256: fn(&[u8]) -> Vec<u8> =
+        |m| <sha2::Sha256 as sha2::Digest>::digest(m).to_vec();
+    let cases = [
+        (Algorithm::Sha1, sha1, reference_sha1),
+        (Algorithm::Sha256, sha256, reference_sha256),
+    ];
+    for (algorithm, run, reference) in cases {
+        let lane_kernels = algorithm
+            .variants()
+            .iter()
+            .any(|v| v.is_available() && v.interface() == Interface::Many && v.lanes() > 1);
+        // A shape with both kinds of stage: one more message than some kernel has lanes.
+        let shapes = [17, 9, 5, 3, 33, 18, 10, 6]
+            .into_iter()
+            .flat_map(|count| [4096, 8192, 1024, 16384, 256].map(|len| vec![len; count]));
+        let mixed = |lengths: &[usize]| {
+            let plan = batch_plan(algorithm, lengths);
+            let has = |lanes: bool| plan.stages().any(|s| (s.lanes > 1) == lanes);
+            has(true) && has(false)
+        };
+        let Some(lengths) = shapes.into_iter().find(|lengths| mixed(lengths)) else {
+            // Only where no plan can mix: a variant pinned through the environment runs the
+            // whole batch (CI's runs per forced variant), or this CPU has no lane kernel.
+            let pinned = batch_plan(algorithm, &[4096; 17]).pinned;
+            assert!(
+                pinned || !lane_kernels,
+                "{algorithm}: no batch shape planned with lanes and one by one"
+            );
+            continue;
+        };
+        let data = multisha_contract::harness::TestRng::new(0x5eed_0023).bytes(17 * 16384);
+        let messages: Vec<&[u8]> = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| &data[i * 997..][..len])
+            .collect();
+        let plan = batch_plan(algorithm, &lengths);
+        let one_by_one: usize = plan
+            .stages()
+            .filter(|s| s.lanes == 1)
+            .map(|s| s.count)
+            .sum();
+        let single = plan.stages().find(|s| s.lanes == 1).expect("mixed").variant;
+        let lane_workspace = plan
+            .stages()
+            .any(|s| s.lanes > 1 && s.variant.schedule() == Schedule::Workspace);
+        take();
+        let digests = run(&messages);
+        let records = take();
+        for (i, (digest, message)) in digests.iter().zip(&messages).enumerate() {
+            assert_eq!(
+                digest,
+                &reference(message),
+                "{algorithm}: message {i} of {plan}"
+            );
+        }
+        // The one-shot workspaces while the stages run, then the lanes' at the end.
+        assert_eq!(records.len(), one_by_one + 2, "{plan}: {records:?}");
+        check(
+            &records[..one_by_one],
+            one_by_one,
+            single,
+            &format!("{plan}"),
+        );
+        let (buffers, workspace) = (records[one_by_one], records[one_by_one + 1]);
+        assert!(
+            buffers.touched && buffers.had_data && buffers.zero_after,
+            "lane buffers in {plan}: {buffers:?}"
+        );
+        assert!(workspace.zero_after, "{plan}: {workspace:?}");
+        assert_eq!(workspace.touched, lane_workspace, "{plan}: {workspace:?}");
+    }
+}
