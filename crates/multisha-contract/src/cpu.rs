@@ -470,7 +470,11 @@ mod tests {
     #[test]
     fn bad_mask_entries_are_errors_that_quote_them() {
         // A valid entry of this architecture first, then the bad one.
-        let native = if cfg!(target_arch = "aarch64") { "-sha2" } else { "-sha" };
+        let native = if cfg!(target_arch = "aarch64") {
+            "-sha2"
+        } else {
+            "-sha"
+        };
         let error = parse_mask(&format!("{native},-avx51f")).expect_err("unknown");
         assert!(error.is_unknown_feature() && !error.is_addition());
         assert_eq!(error.entry(), "-avx51f");

@@ -58,6 +58,7 @@ impl Costs {
     }
 
     /// Replaces the single-message kernel's cost.
+    #[cfg(feature = "std")]
     pub(crate) fn set_single(&mut self, cost: Cost) {
         self.single = cost;
         for k in 0..self.len {
