@@ -8,7 +8,8 @@
 
 use multisha::HashFunction;
 use multisha::engine::{
-    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many, cpu_mask,
+    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many, batch_costs,
+    cpu_mask,
 };
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -48,6 +49,10 @@ fn main() {
             selection_many.variant.name(),
             selection_many.reason
         );
+        // The costs the batch planner chooses by (measured at the first batch call).
+        for line in batch_costs(algorithm).to_string().lines() {
+            println!("  {line}");
+        }
         println!(
             "  {:<10} {:<9} {:<32} {:>12} {:>12}",
             "variant", "available", "requires", "64 B MB/s", "16 KiB MB/s"
