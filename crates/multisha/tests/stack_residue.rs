@@ -200,7 +200,11 @@ fn sha256_values(state: &[u32; 8], block: &[u8; 64], into: &mut HashSet<u32>) ->
         let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
         let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
         let t2 = s0.wrapping_add(maj);
-        into.extend([w[t], wk, ch, maj, t1, t2, a ^ b]);
+        into.extend([w[t], ch, maj, t1, t2, a ^ b]);
+        // `w + k` of a zero word is the round constant, public.
+        if w[t] != 0 {
+            into.insert(wk);
+        }
         (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
         into.extend([a, e]);
     }
@@ -236,7 +240,11 @@ fn sha1_values(state: &[u32; 5], block: &[u8; 64], into: &mut HashSet<u32>) -> [
             .wrapping_add(f)
             .wrapping_add(e)
             .wrapping_add(wk);
-        into.extend([w[t], wk, f, temp]);
+        into.extend([w[t], f, temp]);
+        // `w + k` of a zero word is the round constant, public.
+        if w[t] != 0 {
+            into.insert(wk);
+        }
         (e, d, c, b, a) = (d, c, b.rotate_left(30), a, temp);
         into.extend([b, c]);
     }
@@ -245,20 +253,41 @@ fn sha1_values(state: &[u32; 5], block: &[u8; 64], into: &mut HashSet<u32>) -> [
     out
 }
 
-/// What the direct kernel calls need of an algorithm: its state and the reference values.
-trait Lanes: multisha_contract::Compression<Block = [u8; 64], Word = u32> {
-    fn values(state: &Self::State, block: &[u8; 64], into: &mut HashSet<u32>) -> Self::State;
+/// What the direct kernel calls need of an algorithm: the reference values of a compression,
+/// and the scan of a stack area for them (32- or 64-bit words).
+trait Lanes: multisha_contract::Compression {
+    fn values(
+        state: &Self::State,
+        block: &Self::Block,
+        into: &mut HashSet<Self::Word>,
+    ) -> Self::State;
+    fn scan(below: &[u8], forbidden: &HashSet<Self::Word>) -> Vec<(usize, Self::Word)>;
 }
 
 impl Lanes for multisha_contract::Sha1Compression {
     fn values(state: &[u32; 5], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 5] {
         sha1_values(state, block, into)
     }
+    fn scan(below: &[u8], forbidden: &HashSet<u32>) -> Vec<(usize, u32)> {
+        words_found(below, forbidden)
+    }
 }
 
 impl Lanes for multisha_contract::Sha256Compression {
     fn values(state: &[u32; 8], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 8] {
         sha256_values(state, block, into)
+    }
+    fn scan(below: &[u8], forbidden: &HashSet<u32>) -> Vec<(usize, u32)> {
+        words_found(below, forbidden)
+    }
+}
+
+impl Lanes for multisha_contract::Sha512Compression {
+    fn values(state: &[u64; 8], block: &[u8; 128], into: &mut HashSet<u64>) -> [u64; 8] {
+        sha512_values(state, block, into)
+    }
+    fn scan(below: &[u8], forbidden: &HashSet<u64>) -> Vec<(usize, u64)> {
+        words64_found(below, forbidden)
     }
 }
 
@@ -268,7 +297,13 @@ fn lane_kernel_residue<A: Lanes>(
     label: &str,
     kernel: multisha_contract::LaneKernel<A>,
     below: &mut [u8],
-) -> Vec<String> {
+) -> Vec<String>
+where
+    A::Word: std::hash::Hash + Eq + std::fmt::LowerHex + TryFrom<u64>,
+{
+    use multisha_contract::BlockBytes;
+    let word = |x: u64| A::Word::try_from(x & (u64::MAX >> (64 - 8 * size_of::<A::Word>())));
+    let word = move |x: u64| word(x).unwrap_or_else(|_| unreachable!("masked to the word"));
     let lanes = kernel.lanes;
     let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ label.len() as u64;
     let mut next = move || {
@@ -277,18 +312,22 @@ fn lane_kernel_residue<A: Lanes>(
         seed ^= seed << 17;
         seed
     };
-    let blocks: Vec<Vec<[u8; 64]>> = (0..lanes)
-        .map(|_| {
-            (0..2)
-                .map(|_| core::array::from_fn(|_| next() as u8))
-                .collect()
-        })
+    let mut random_block = || {
+        let mut block = A::Block::ZERO;
+        for byte in block.as_mut() {
+            *byte = next() as u8;
+        }
+        block
+    };
+    let blocks: Vec<Vec<A::Block>> = (0..lanes)
+        .map(|_| (0..2).map(|_| random_block()).collect())
         .collect();
+    let constant_block = random_block();
     let start: Vec<A::State> = (0..lanes)
         .map(|_| {
             let mut s = A::State::default();
             for w in s.as_mut() {
-                *w = next() as u32;
+                *w = word(next());
             }
             s
         })
@@ -300,20 +339,19 @@ fn lane_kernel_residue<A: Lanes>(
             state = A::values(&state, block, &mut forbidden);
         }
     }
-    let constant_block: [u8; 64] = core::array::from_fn(|_| next() as u8);
-    let mut schedule = vec![0u32; A::ROUNDS];
+    let mut schedule = vec![A::Word::default(); A::ROUNDS];
     A::schedule(&constant_block, &mut schedule);
     for state in &start {
         A::values(state, &constant_block, &mut forbidden);
     }
-    forbidden.remove(&0);
-    forbidden.remove(&u32::MAX);
+    forbidden.remove(&word(0));
+    forbidden.remove(&word(u64::MAX));
 
     let mut found = Vec::new();
     // On the heap or in this frame, above the scanned stack.
     let states = RefCell::new(start.clone());
     let w = RefCell::new(Box::new(A::LaneWorkspace::default()));
-    let inputs: Vec<&[[u8; 64]]> = blocks.iter().map(Vec::as_slice).collect();
+    let inputs: Vec<&[A::Block]> = blocks.iter().map(Vec::as_slice).collect();
     residue_of(
         &|| {
             let (mut states, mut w) = (states.borrow_mut(), w.borrow_mut());
@@ -323,9 +361,9 @@ fn lane_kernel_residue<A: Lanes>(
         },
         below,
     );
-    for (depth, word) in words_found(below, &forbidden) {
+    for (depth, value) in A::scan(below, &forbidden) {
         found.push(format!(
-            "{label} compress: {word:#010x} at {depth} bytes below"
+            "{label} compress: {value:#010x} at {depth} bytes below"
         ));
     }
     states.borrow_mut().clone_from(&start);
@@ -337,18 +375,20 @@ fn lane_kernel_residue<A: Lanes>(
         },
         below,
     );
-    for (depth, word) in words_found(below, &forbidden) {
+    for (depth, value) in A::scan(below, &forbidden) {
         found.push(format!(
-            "{label} constant: {word:#010x} at {depth} bytes below"
+            "{label} constant: {value:#010x} at {depth} bytes below"
         ));
     }
     found
 }
 
 /// Every lane kernel of this architecture, by its declaration.
+#[allow(clippy::type_complexity)]
 fn lane_declarations() -> (
     Vec<&'static multisha_contract::Declaration<multisha_contract::Sha1Compression>>,
     Vec<&'static multisha_contract::Declaration<multisha_contract::Sha256Compression>>,
+    Vec<&'static multisha_contract::Declaration<multisha_contract::Sha512Compression>>,
 ) {
     use multisha_x86::*;
     (
@@ -364,6 +404,7 @@ fn lane_declarations() -> (
             &sha256_avx2_x8::VARIANT,
             &sha256_avx512_x16::VARIANT,
         ],
+        vec![&sha512_avx2_x4::VARIANT, &sha512_avx512_x8::VARIANT],
     )
 }
 
@@ -374,12 +415,13 @@ fn lane_declarations() -> (
 fn lane_kernels_leave_no_state_or_schedule_on_the_stack() {
     use multisha::engine::{Algorithm, Interface};
     use multisha_contract::{CpuFeatures, Kernel};
-    let (sha1, sha256) = lane_declarations();
+    let (sha1, sha256, sha512) = lane_declarations();
     // The list is complete: every lane kernel of the registry is in it.
     let listed: HashSet<usize> = sha1
         .iter()
         .map(|d| d.kernel.address())
         .chain(sha256.iter().map(|d| d.kernel.address()))
+        .chain(sha512.iter().map(|d| d.kernel.address()))
         .collect();
     for &algorithm in Algorithm::ALL {
         for variant in algorithm.variants() {
@@ -416,6 +458,7 @@ fn lane_kernels_leave_no_state_or_schedule_on_the_stack() {
     }
     check!(sha1);
     check!(sha256);
+    check!(sha512);
     assert!(ran > 0, "no lane kernel runs on this CPU");
     assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
 }
@@ -445,7 +488,11 @@ fn sha512_values(state: &[u64; 8], block: &[u8; 128], into: &mut HashSet<u64>) -
         let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
         let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
         let t2 = s0.wrapping_add(maj);
-        into.extend([w[t], wk, ch, maj, t1, t2, a ^ b]);
+        into.extend([w[t], ch, maj, t1, t2, a ^ b]);
+        // `w + k` of a zero word is the round constant, public.
+        if w[t] != 0 {
+            into.insert(wk);
+        }
         (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
         into.extend([a, e]);
     }
