@@ -151,7 +151,7 @@ multisha_contract::declare_variant! {
             "two messages at once: two streams of SHA512H/H2 interleaved, states in registers, ",
             "schedule windows in the lane workspace",
         ),
-        schedule: Workspace,
+        schedule: LaneWorkspace,
         requires: ["sha3"],
         lanes: 2,
         cost: { setup: 150.0, call: 60.0, step: 220.0 },

@@ -294,7 +294,7 @@ multisha_contract::declare_variant! {
             "four messages at once, one per 64-bit lane of AVX2 registers (rotations as shifts, ",
             "vpshufb for the byte one); a ring of sixteen schedule words in the lane workspace",
         ),
-        schedule: Workspace,
+        schedule: LaneWorkspace,
         requires: ["avx2"],
         lanes: 4,
         cost: { setup: 200.0, call: 150.0, step: 420.0 },
