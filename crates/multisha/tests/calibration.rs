@@ -3,30 +3,15 @@
 //! estimates with `MULTISHA_CALIBRATE=0`. Each test runs in a process of its own (this binary
 //! re-runs itself), since the costs are measured once per process.
 
+mod common;
+
 use multisha::engine::{Algorithm, batch_costs};
-use std::process::Command;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 /// Runs the ignored test `name` of this binary in a child process with `env` set.
 fn child(name: &str, env: &[(&str, &str)]) {
-    let exe = std::env::current_exe().expect("test binary path");
-    let mut command = match std::env::var("MULTISHA_TEST_RUNNER") {
-        Ok(runner) if !runner.trim().is_empty() => {
-            let mut words = runner.split_whitespace();
-            let mut command = Command::new(words.next().expect("a runner program"));
-            command.args(words).arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
-    command.args([
-        "--exact",
-        name,
-        "--ignored",
-        "--nocapture",
-        "--test-threads=1",
-    ]);
+    let mut command = common::rerun_self(name);
     command.env_remove("MULTISHA_CALIBRATE");
     command.envs(env.iter().copied());
     let output = command.output().expect("re-run the test binary");

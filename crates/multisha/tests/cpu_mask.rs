@@ -2,6 +2,8 @@
 //! each case runs this test binary again with the mask set, executing only `mask_child`, which
 //! checks the dispatcher, the refusals and the digests against what it is told to expect.
 
+mod common;
+
 use multisha::engine::{
     Algorithm, CPU_MASK_VAR, CpuFeatures, Feature, Interface, Pinned, PinnedMany, Reason, active,
     active_many, choose, choose_many, cpu_features, cpu_mask, force, lookup,
@@ -9,7 +11,6 @@ use multisha::engine::{
 use multisha::{
     Digest, HashFunction, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
 };
-use std::process::Command;
 
 /// In the child: the features the mask must remove, space-separated (empty: no mask in force).
 const EXPECT_REMOVED: &str = "MULTISHA_TEST_MASK_REMOVED";
@@ -21,24 +22,7 @@ const DONE: &str = "MASK CHILD DONE";
 /// Runs `mask_child` in a child process with `MULTISHA_CPU=mask` and the other variables in
 /// `env`; returns its standard output.
 fn child(mask: &str, env: &[(&str, &str)]) -> String {
-    let exe = std::env::current_exe().expect("test binary path");
-    // Under an emulator (`cargo xtask cross-test` sets the runner) the child runs through it.
-    let mut command = match std::env::var("MULTISHA_TEST_RUNNER") {
-        Ok(runner) if !runner.trim().is_empty() => {
-            let mut words = runner.split_whitespace();
-            let mut command = Command::new(words.next().expect("a runner program"));
-            command.args(words).arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
-    command.args([
-        "--exact",
-        "mask_child",
-        "--ignored",
-        "--nocapture",
-        "--test-threads=1",
-    ]);
+    let mut command = common::rerun_self("mask_child");
     for &algorithm in Algorithm::ALL {
         command.env_remove(algorithm.env_var());
         command.env_remove(algorithm.env_var_many());

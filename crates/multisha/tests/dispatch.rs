@@ -1,32 +1,16 @@
 //! The dispatcher: default choice, environment override, refusals (never a SIGILL).
 
+mod common;
+
 use multisha::engine::{
     Algorithm, CpuFeatures, Feature, Interface, Reason, active, active_many, choose, choose_many,
     cpu_features, lookup,
 };
-use std::process::Command;
 
 /// Runs this test binary again with `env` set, executing only the `report_active` helper test,
 /// and returns its standard output (the probe runs once per process, so overrides need one).
 fn child_report(env: &[(&str, &str)]) -> String {
-    let exe = std::env::current_exe().expect("test binary path");
-    // Under an emulator (`cargo xtask cross-test` sets the runner) the child runs through it too.
-    let mut command = match std::env::var("MULTISHA_TEST_RUNNER") {
-        Ok(runner) if !runner.trim().is_empty() => {
-            let mut words = runner.split_whitespace();
-            let mut command = Command::new(words.next().expect("a runner program"));
-            command.args(words).arg(exe);
-            command
-        }
-        _ => Command::new(exe),
-    };
-    command.args([
-        "--exact",
-        "report_active",
-        "--ignored",
-        "--nocapture",
-        "--test-threads=1",
-    ]);
+    let mut command = common::rerun_self("report_active");
     for &algorithm in Algorithm::ALL {
         command.env_remove(algorithm.env_var());
     }

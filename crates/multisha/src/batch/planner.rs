@@ -198,6 +198,18 @@ fn per_lane(n: usize, lanes: usize) -> usize {
 }
 
 impl Part {
+    /// Every message of `shape` (whose last messages are `tail`).
+    fn all(shape: &Shape, tail: &Tail) -> Self {
+        Part {
+            count: shape.count,
+            blocks: shape.blocks,
+            segments: shape.segments,
+            longest: shape.longest,
+            last: shape.last_blocks(tail),
+            equal: shape.equal,
+        }
+    }
+
     /// Tail messages `from..to` of `shape`.
     #[inline]
     fn of_tail(shape: &Shape, tail: &Tail, from: usize, to: usize) -> Self {
@@ -289,14 +301,7 @@ pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     if let Some(plan) = one_by_one_wins(costs, shape) {
         return plan;
     }
-    let all = Part {
-        count: shape.count,
-        blocks: shape.blocks,
-        segments: shape.segments,
-        longest: shape.longest,
-        last: shape.last_blocks(tail),
-        equal: shape.equal,
-    };
+    let all = Part::all(shape, tail);
     let mut best = Plan::all_on(Runner::Single, all.count, single_time(costs.single(), &all));
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = lanes_time(width, cost, &all);
@@ -599,14 +604,7 @@ mod tests {
 
     /// The predicted time of every message on one runner.
     fn alone(costs: &Costs, (shape, tail): &(Shape, Tail), runner: Runner) -> f32 {
-        let all = Part {
-            count: shape.count,
-            blocks: shape.blocks,
-            segments: shape.segments,
-            longest: shape.longest,
-            last: shape.last_blocks(tail),
-            equal: shape.equal,
-        };
+        let all = Part::all(shape, tail);
         match runner {
             Runner::Single => single_time(costs.single(), &all),
             Runner::Lanes(k) => lanes_time(costs.lanes[k].0, costs.lanes[k].1, &all),
