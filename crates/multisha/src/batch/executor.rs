@@ -48,7 +48,7 @@ use multisha_contract::{
 /// loop time / lanes time (above 1: the lanes are faster) with rotation and without: SHA-256
 /// 6 x 256 B 1.01 and 1.22, 6 x 512 B 1.36 and 1.51, 7 x 1 KiB 1.62 and 1.75, 6 x 2 KiB 1.95
 /// and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03, 6 x 2 KiB 2.12 and 1.96.
-const MIN_ROTATION_BLOCKS: usize = 32;
+pub(crate) const MIN_ROTATION_BLOCKS: usize = 32;
 
 /// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
 /// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.

@@ -18,6 +18,7 @@
 //! (a call ends when any lane's segment does). One by one, every message costs one call per
 //! segment and one step per block.
 
+use super::executor::MIN_ROTATION_BLOCKS;
 use super::shape::{Shape, Tail};
 use core::fmt;
 use multisha_contract::Cost;
@@ -240,9 +241,26 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
     if part.equal {
         // A group of calls per `lanes` messages, one call per segment (all messages have 1,
         // or all 2), each message `last` blocks.
-        let groups = per_lane(part.count, lanes);
-        let segments = 1 + usize::from(part.segments > part.count);
-        return cost.time(groups * segments, groups * part.last);
+        let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
+        if each <= MIN_ROTATION_BLOCKS || part.count <= lanes {
+            let groups = per_lane(part.count, lanes);
+            return cost.time(groups * segments, groups * each);
+        }
+        // Long messages: groups while two lanes' worth or exactly one is left, then the last
+        // (between one and two lanes' worth) share the lanes by rotation and end together.
+        let shift = lanes.trailing_zeros();
+        let groups = (part.count >> shift).saturating_sub(1);
+        let rest = part.count - (groups << shift);
+        let (calls, steps) = if rest == lanes {
+            (segments, each)
+        } else if rest > multisha_contract::MAX_LANES {
+            // More than the slots rotation can hold: two passes.
+            (2 * segments, 2 * each)
+        } else {
+            // The rotation re-decides every few blocks: about a call per message and segment.
+            (rest * segments, per_lane(rest * each, lanes).max(each))
+        };
+        return cost.time(groups * segments + calls, groups * each + steps);
     }
     let steps = (per_lane(part.blocks - part.last, lanes) + part.last).max(part.longest);
     cost.time(part.segments.min(steps), steps)
