@@ -1,6 +1,6 @@
 //! `multisha variants`: the registry as a table, with what this CPU can run, which variant
-//! the dispatcher picked and why, and the costs the batch planner chooses by. Under a CPU mask (`MULTISHA_CPU=-sha`) "this CPU" is
-//! the masked one, and the mask is named at the top.
+//! the dispatcher picked and why, and the costs the batch planner chooses by. Under a CPU mask
+//! (`MULTISHA_CPU=-sha`) "this CPU" is the masked one, and the mask is named at the top.
 
 use std::ffi::OsString;
 

@@ -8,8 +8,8 @@
 //! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes
 //! interleaved. Three equations give the set-up, the cost per call and per step (a
 //! single-message kernel has no set-up: two shapes do). A fit far from the kernel's declared
-//! estimate (a preempted run, a clock gone wrong) keeps the estimate. The whole measurement stops at [`BUDGET`]; kernels not
-//! measured by then keep their estimates.
+//! estimate (a preempted run, a clock gone wrong) keeps the estimate. The whole measurement
+//! stops after `BUDGET` (2 ms); kernels not measured by then keep their estimates.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
