@@ -148,9 +148,11 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_every_workspace() {
             .iter()
             .any(|v| v.is_available() && v.interface() == Interface::Many && v.lanes() > 1);
         // A shape with both kinds of stage: one more message than some kernel has lanes.
-        let shapes = [17, 9, 5, 3, 33, 18, 10, 6]
+        let shapes = [17, 9, 5, 3, 33, 18, 10, 6, 2, 4]
             .into_iter()
-            .flat_map(|count| [4096, 8192, 1024, 16384, 256].map(|len| vec![len; count]));
+            .flat_map(|count| {
+                [4096, 8192, 1024, 16384, 256, 64, 32, 512].map(|len| vec![len; count])
+            });
         let mixed = |lengths: &[usize]| {
             let plan = batch_plan(algorithm, lengths);
             let has = |lanes: bool| plan.stages().any(|s| (s.lanes > 1) == lanes);
@@ -159,7 +161,14 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_every_workspace() {
         let Some(lengths) = shapes.into_iter().find(|lengths| mixed(lengths)) else {
             // Only where no plan can mix: a variant pinned through the environment runs the
             // whole batch (CI's runs per forced variant), or this CPU has no lane kernel.
+            // Under an emulator (the AArch64 cross-test) the measured costs are the
+            // emulator's, which may favour one kind of stage for every shape: said, not failed.
             let pinned = batch_plan(algorithm, &[4096; 17]).pinned;
+            let emulated = std::env::var_os("MULTISHA_TEST_RUNNER").is_some_and(|r| !r.is_empty());
+            if emulated && !pinned && lane_kernels {
+                eprintln!("{algorithm}: no shape mixes lanes and one by one under the emulator");
+                continue;
+            }
             assert!(
                 pinned || !lane_kernels,
                 "{algorithm}: no batch shape planned with lanes and one by one"
