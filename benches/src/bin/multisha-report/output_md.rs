@@ -82,7 +82,7 @@ fn render_regret(out: &mut String, regret: &RegretReport) {
     let _ = writeln!(out, "```text\n{}\n```\n", regret.costs);
     let _ = writeln!(
         out,
-        "Nanoseconds per batch call (medians of interleaved rounds). Regret: dispatched / the \
+        "Nanoseconds per batch call (the fastest of interleaved rounds). Regret: dispatched / the \
          fastest single choice (each many-message variant pinned alone, one by one); 1.00 is \
          as good as knowing the answer, below 1 the plan beats every single choice.\n"
     );
