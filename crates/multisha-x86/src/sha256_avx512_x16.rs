@@ -20,7 +20,7 @@
 //!   goes to the stack, and the lane workspace is not used (the schedule is `Registers`).
 //! * Σ0 and Σ1 are computed as `rotr(x ^ rotr(x, ..) ^ rotr(x, ..), ..)`: as many operations
 //!   as three rotations and a three-way xor, one temporary fewer. These functions and the
-//!   round are written once for both word widths ([`sha2_lane_functions!`]); the SHA-512 lanes
+//!   round are written once for both word widths (`sha2_lane_functions!`); the SHA-512 lanes
 //!   use them on 64-bit words.
 //! * The constant entry runs the 64 rounds on the broadcast `w[t] + K[t]`: no schedule work.
 //!
