@@ -7,7 +7,6 @@ mod batch;
 mod cli;
 mod codesize;
 mod cold;
-mod counter;
 mod icache;
 mod machine;
 mod measure;
@@ -23,7 +22,8 @@ mod verify;
 use cli::{CliError, Options};
 use measure::{Cell, Plan};
 use multisha::engine::CpuFeatures;
-use multisha_benches::{Contender, Kind, contenders};
+use multisha_benches::counter;
+use multisha_benches::{Contender, DERIVATIONS, Derivation, Kind, contenders};
 use progress::Progress;
 use results::{AlgoReport, Entry, MaskNote, RegretReport, Report};
 use std::process::ExitCode;
@@ -185,10 +185,16 @@ fn run(options: &Options) -> Result<(), String> {
         .iter()
         .flat_map(|&a| multisha_benches::batch_functions(a))
         .collect();
+    // PBKDF2 of the chosen algorithms; message sizes and variants do not apply to it.
+    let derivations: Vec<Derivation> = DERIVATIONS
+        .into_iter()
+        .filter(|d| options.algorithms.contains(&d.hash.algorithm()))
+        .collect();
     let mut progress = Progress::new(
         sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + 1)
             + batch_functions.len() * shapes.len()
-            + short_steps,
+            + short_steps
+            + derivations.len(),
     );
 
     let mut algos = Vec::new();
@@ -249,6 +255,13 @@ fn run(options: &Options) -> Result<(), String> {
     } else {
         short::measure(&short_paths, &short_sizes, plan, &mut progress)
     };
+    // Each derivation takes milliseconds, so the plan's samples hold one or a few of them.
+    let pbkdf2 = multisha_benches::measure_pbkdf2(
+        &derivations,
+        plan.rounds,
+        plan.sample_ticks,
+        &mut |what| progress.step(what),
+    )?;
     progress.finish();
 
     let report = Report {
@@ -268,6 +281,7 @@ fn run(options: &Options) -> Result<(), String> {
         short,
         batches,
         regret,
+        pbkdf2,
         algos,
     };
     write(options, &report)?;
