@@ -98,6 +98,7 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
                 "plan": row.plan,
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "pbkdf2_rounds": report.pbkdf2_rounds,
         "pbkdf2": report.pbkdf2.iter().map(|row| json!({
             "derivation": row.derivation.label(),
             "id": row.derivation.id(),

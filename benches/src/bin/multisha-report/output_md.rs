@@ -88,7 +88,7 @@ fn render_pbkdf2(out: &mut String, report: &Report) {
          block latencies: one iteration's floor for one chain).\n",
         multisha_benches::PASSWORD.len(),
         multisha_benches::SALT.len(),
-        report.rounds
+        report.pbkdf2_rounds
     );
     let _ = writeln!(out, "| name | what |\n|---|---|");
     for (name, _, description) in &first.entries {

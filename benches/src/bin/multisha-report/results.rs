@@ -102,6 +102,8 @@ pub(crate) struct Report {
     pub(crate) regret: Vec<RegretReport>,
     /// PBKDF2 derivations against the PBKDF2 peers.
     pub(crate) pbkdf2: Vec<multisha_benches::Pbkdf2Row>,
+    /// Interleaved rounds of the PBKDF2 section.
+    pub(crate) pbkdf2_rounds: usize,
 }
 
 /// The batch planner of one algorithm: the costs it used and its regret table.
