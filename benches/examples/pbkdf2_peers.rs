@@ -45,8 +45,8 @@ fn main() -> ExitCode {
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
     println!(
         "PBKDF2-HMAC on {cpu} ({}); ms per derivation, median of {rounds} interleaved rounds \
-         of ~{sample_ms} ms samples, one process; ratios: the other's time / multisha's \
-         (> 1: multisha faster).\n",
+         of ~{sample_ms} ms samples, one process; ratios: median over the rounds of the other's \
+         time / multisha's in the same round (> 1: multisha faster).\n",
         CpuFeatures::detect()
     );
     print!("{}", pbkdf2_table(&rows, hz));

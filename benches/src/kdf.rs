@@ -362,6 +362,8 @@ pub struct Pbkdf2Row {
     pub entries: Vec<(&'static str, Kind, String)>,
     /// Counter ticks per derivation.
     pub ticks: Vec<Stat>,
+    /// Counter ticks per derivation in each round, indexed like `ticks`, then by round.
+    pub samples: Vec<Vec<f64>>,
     /// Counter ticks per compression block of a 16 KiB message through multisha's dispatched
     /// one-shot function: its blocks depend on each other, so this is about one block's
     /// latency, the unit of PBKDF2's floor (two blocks per iteration and chain).
@@ -374,8 +376,14 @@ impl Pbkdf2Row {
         self.entries.iter().position(|e| e.0 == name)
     }
 
-    fn median(&self, name: &str) -> Option<f64> {
-        Some(self.ticks[self.index(name)?].median)
+    /// The median over the rounds of `name`'s time / multisha's in the same round: a
+    /// neighbour's burst slows both sides of a round alike, so the ratio holds steadier than
+    /// the ratio of the medians.
+    pub fn over_multisha(&self, name: &str) -> Option<f64> {
+        let theirs = &self.samples[self.index(name)?];
+        let ours = &self.samples[self.index("multisha")?];
+        let ratios = theirs.iter().zip(ours).map(|(t, o)| t / o).collect();
+        Some(Stat::of(ratios).median)
     }
 
     /// The fastest contender other than multisha: its name and median ticks.
@@ -388,14 +396,15 @@ impl Pbkdf2Row {
             .min_by(|a, b| a.1.total_cmp(&b.1))
     }
 
-    /// The best peer's time / multisha's (> 1: multisha faster).
+    /// The best peer's time / multisha's (> 1: multisha faster), per round.
     pub fn over_best_peer(&self) -> Option<f64> {
-        Some(self.best_peer()?.1 / self.median("multisha")?)
+        self.over_multisha(self.best_peer()?.0)
     }
 
-    /// RustCrypto `pbkdf2` + RustCrypto hasher's time / multisha's (> 1: multisha faster).
+    /// RustCrypto `pbkdf2` + RustCrypto hasher's time / multisha's (> 1: multisha faster), per
+    /// round.
     pub fn over_rustcrypto(&self) -> Option<f64> {
-        Some(self.median("rustcrypto")? / self.median("multisha")?)
+        self.over_multisha("rustcrypto")
     }
 
     /// Nanoseconds per iteration (all chains) of `ticks` at counter rate `hz`.
@@ -483,7 +492,8 @@ pub fn measure_pbkdf2(
                 .iter()
                 .map(|c| (c.name(), c.kind(), c.description().to_string()))
                 .collect(),
-            ticks: samples.into_iter().map(Stat::of).collect(),
+            ticks: samples.iter().cloned().map(Stat::of).collect(),
+            samples,
             block: Stat::of(block.map(|t| t / blocks).collect()),
         });
     }

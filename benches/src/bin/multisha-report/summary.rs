@@ -105,8 +105,8 @@ pub(crate) fn render(report: &Report) -> String {
     }
     if !report.pbkdf2.is_empty() {
         out.push_str(&format!(
-            "\nPBKDF2, ms per derivation, median of {} rounds (ratios: the other's time / \
-             multisha's, > 1: multisha faster)\n",
+            "\nPBKDF2, ms per derivation, median of {} rounds (ratios: median of the other's time \
+             / multisha's per round, > 1: multisha faster)\n",
             report.pbkdf2_rounds
         ));
         out.push_str(&multisha_benches::pbkdf2_table(&report.pbkdf2, report.hz));
