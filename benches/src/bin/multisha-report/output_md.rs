@@ -82,10 +82,11 @@ fn render_pbkdf2(out: &mut String, report: &Report) {
         "\n## PBKDF2-HMAC\n\n\
          Milliseconds per derivation (a {}-byte password, a {}-byte salt), median of {} \
          interleaved rounds, every implementation in this process; ratios are the median over \
-         the rounds of the other's time / multisha's in the same round (> 1: multisha faster). ns/it: multisha's time per iteration (all \
-         chains; per chain: divided by the output blocks); 2 blocks: two blocks of a 16 KiB \
-         message through the dispatched one-shot function (dependent blocks, so about two \
-         block latencies: one iteration's floor for one chain).\n",
+         the rounds of the other's time / multisha's in the same round (> 1: multisha \
+         faster). ns/it: multisha's time per iteration (all chains; per chain: divided by the \
+         output blocks); 2 blocks: two blocks of a 16 KiB message through the dispatched \
+         one-shot function (dependent blocks, so about two block latencies: one iteration's \
+         floor for one chain).\n",
         multisha_benches::PASSWORD.len(),
         multisha_benches::SALT.len(),
         report.pbkdf2_rounds
