@@ -6,6 +6,8 @@ pub(crate) trait Messages {
     fn count(&self) -> usize;
     /// The `i`-th.
     fn get(&self, i: usize) -> &[u8];
+    /// The length of every message, if there is at least one and all have the same.
+    fn equal_len(&self) -> Option<usize>;
 }
 
 impl Messages for [&[u8]] {
@@ -15,6 +17,12 @@ impl Messages for [&[u8]] {
     fn get(&self, i: usize) -> &[u8] {
         self[i]
     }
+    #[inline]
+    fn equal_len(&self) -> Option<usize> {
+        // One compare a message, no bounds checks: this runs on every batch.
+        let first = self.first()?.len();
+        self.iter().all(|m| m.len() == first).then_some(first)
+    }
 }
 
 impl<const N: usize> Messages for [[u8; N]] {
@@ -23,6 +31,10 @@ impl<const N: usize> Messages for [[u8; N]] {
     }
     fn get(&self, i: usize) -> &[u8] {
         &self[i]
+    }
+    #[inline]
+    fn equal_len(&self) -> Option<usize> {
+        (!self.is_empty()).then_some(N)
     }
 }
 

@@ -49,10 +49,10 @@ impl PlanMemo {
 
     /// The plan remembered for the equal-length batch `shape` with costs `measured` or not.
     #[inline]
-    pub(crate) fn get(&self, shape: &Shape, measured: bool) -> Option<Plan> {
+    pub(crate) fn get(&self, shape: &Shape, measured: bool) -> Option<Remembered> {
         let key = key(shape, measured)?;
         let entry = self.entries[slot(key)].load(Ordering::Relaxed);
-        (entry & KEY_MASK == key).then(|| unpack(entry >> KEY_BITS, shape.count))
+        (entry & KEY_MASK == key).then_some(Remembered(entry >> KEY_BITS))
     }
 
     /// Remembers `plan` for the equal-length batch `shape` (in place of whatever shared its
@@ -66,6 +66,24 @@ impl PlanMemo {
 }
 
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+
+/// A remembered plan, packed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Remembered(u64);
+
+impl Remembered {
+    /// Whether the plan is every message one by one (the caller needs no [`Plan`] then).
+    #[inline]
+    pub(crate) fn one_by_one(self) -> bool {
+        self.0 & 3 == 1 && (self.0 >> 2) & ((1 << RUNNER_BITS) - 1) == SINGLE
+    }
+
+    /// The plan, for the `count` messages of the batch it was remembered for.
+    #[inline]
+    pub(crate) fn plan(self, count: usize) -> Plan {
+        unpack(self.0, count)
+    }
+}
 
 /// The key of an equal-length batch of at least two messages that fits the bits; never 0, so
 /// an empty entry matches nothing.
@@ -172,15 +190,15 @@ mod tests {
         assert!(memo.get(&shape, true).is_none(), "nothing remembered yet");
         let plan = three_stages(29);
         memo.put(&shape, true, &plan);
-        let back = memo.get(&shape, true).expect("remembered");
+        let back = memo.get(&shape, true).expect("remembered").plan(29);
+        assert!(!memo.get(&shape, true).expect("remembered").one_by_one());
         assert!(same_stages(&back, &plan), "{back} is not {plan}");
         let single = Plan::all_on(Runner::Single, 7, 1.0);
         let seven = equal(7, 64);
         memo.put(&seven, false, &single);
-        assert!(same_stages(
-            &memo.get(&seven, false).expect("kept"),
-            &single
-        ));
+        let kept = memo.get(&seven, false).expect("kept");
+        assert!(kept.one_by_one());
+        assert!(same_stages(&kept.plan(7), &single));
     }
 
     #[test]

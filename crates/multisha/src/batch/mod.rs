@@ -60,23 +60,36 @@ where
         <H::Compression as Compression>::LENGTH_BYTES,
     );
     calibrate::with_costs::<H::Compression, _>(|costs, measured| {
-        // The smallest batches are settled by their blocks alone, larger equal-length ones
-        // by a plan remembered from an earlier batch of their shape: planning costs as much
-        // as hashing a few short messages. (The plan runs here rather than being returned:
-        // copied out through the stack, it cost a store-forwarding stall per batch.)
-        if costs.surely_one_by_one(messages.count(), lens, block_len, length_bytes) {
-            return executor::serial::<H, M, D>(single, messages, digests);
-        }
-        let shape = Shape::new(messages.count(), lens, block_len, length_bytes);
-        let plan = if shape.each().is_none() {
-            planner::plan_ragged(costs, &shape, lens, block_len, length_bytes)
-        } else {
+        // Planning must cost next to nothing on the smallest batches, which hash in a few
+        // hundred nanoseconds: those with too few blocks for any lane kernel go one by one
+        // for a comparison, and equal-length ones of a shape planned before (a Merkle level,
+        // fixed-size records) take the remembered plan, with one compare a message to see
+        // that they are equal. (The plan runs here rather than being returned: copied out
+        // through the stack, it cost a store-forwarding stall per batch.)
+        let count = messages.count();
+        let plan = if let Some(len) = messages.equal_len() {
+            let shape = Shape::equal(count, len, block_len, length_bytes);
+            if costs.few_blocks(&shape) {
+                return executor::serial::<H, M, D>(single, messages, digests);
+            }
             let memo = dispatch::plan_memo::<H::Compression>();
-            memo.get(&shape, measured).unwrap_or_else(|| {
-                let plan = planner::plan(costs, &shape, &Tail::EQUAL);
-                memo.put(&shape, measured, &plan);
-                plan
-            })
+            match memo.get(&shape, measured) {
+                Some(known) if known.one_by_one() => {
+                    return executor::serial::<H, M, D>(single, messages, digests);
+                }
+                Some(known) => known.plan(count),
+                None => {
+                    let plan = planner::plan(costs, &shape, &Tail::EQUAL);
+                    memo.put(&shape, measured, &plan);
+                    plan
+                }
+            }
+        } else {
+            if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
+                return executor::serial::<H, M, D>(single, messages, digests);
+            }
+            let shape = Shape::new(count, lens, block_len, length_bytes);
+            planner::plan_ragged(costs, &shape, lens, block_len, length_bytes)
         };
         let ladder = dispatch::ladder::<H::Compression>();
         // SAFETY: the ladder's kernels and the single-message kernel come from the

@@ -93,6 +93,13 @@ impl Costs {
             .unwrap_or(usize::MAX);
     }
 
+    /// Whether the batch `shape` has so few blocks that one by one wins, which
+    /// [`one_by_one_wins`] would find too: one comparison.
+    #[inline]
+    pub(crate) fn few_blocks(&self, shape: &Shape) -> bool {
+        shape.blocks <= self.one_by_one_blocks
+    }
+
     /// Whether `count` messages of `lens` bytes (blocks of `block_len` bytes, a power of two;
     /// length fields of `length_bytes`) have so few blocks in all that one by one wins, which
     /// [`one_by_one_wins`] would find too: the smallest batches' plan for a few adds, before
@@ -782,6 +789,23 @@ mod tests {
         // No lane kernel: every batch.
         let alone = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
         assert!(alone.surely_one_by_one(3, |_| 1 << 20, 64, 8));
+    }
+
+    #[test]
+    fn an_equal_shape_is_counted_as_its_messages_are() {
+        for (block, length) in [(64, 8), (128, 16)] {
+            for len in [
+                0, 1, 55, 56, 63, 64, 111, 112, 119, 120, 127, 128, 300, 4096,
+            ] {
+                for count in [1, 2, 17, 33, 100] {
+                    assert_eq!(
+                        Shape::equal(count, len, block, length),
+                        Shape::new(count, |_| len, block, length),
+                        "{count} x {len} B in {block}-byte blocks"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

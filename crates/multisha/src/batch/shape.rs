@@ -21,7 +21,7 @@ pub(crate) fn window_of(index: usize, count: usize) -> (usize, usize) {
 }
 
 /// The batch as the planner counts it (blocks include the padding).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Shape {
     /// How many messages.
     pub(crate) count: usize,
@@ -113,6 +113,26 @@ impl Shape {
             );
         }
         shape
+    }
+
+    /// The totals of `count` (at least one) messages of `len` bytes each, as [`Shape::new`]
+    /// counts them, without a pass over the messages.
+    #[inline]
+    pub(crate) fn equal(count: usize, len: usize, block_len: usize, length_bytes: usize) -> Self {
+        let shift = block_len.trailing_zeros();
+        let each = (
+            ((len + length_bytes) >> shift) + 1,
+            1 + usize::from(len >= block_len),
+        );
+        Shape {
+            count,
+            blocks: count * each.0,
+            segments: count * each.1,
+            longest: each.0,
+            equal: true,
+            tail_len: count.min(Shape::TAIL),
+            each,
+        }
     }
 
     /// Reads the last messages of a ragged batch (the shortest of the last window, in start
