@@ -13,8 +13,9 @@
 //! culprit.
 
 use crate::{
-    BlockBytes, Compression, CpuFeatures, Declaration, Kernel, KernelFn, LaneKernel, OutputSpec,
-    Sha1Compression, Sha256Compression, Sha512Compression, Word, WorkspaceBuffer,
+    BlockBytes, Compression, CpuFeatures, Declaration, HmacKeys, Kernel, KernelFn, LaneKernel,
+    OutputSpec, Sha1Compression, Sha256Compression, Sha512Compression, SingleKernel, Word,
+    WorkspaceBuffer, hmac_block, write_digest,
 };
 use sha2::Digest as _;
 use std::vec::Vec;
@@ -426,6 +427,64 @@ pub unsafe fn kernel_suite<A: Reference>(label: &str, kernel: KernelFn<A>) -> us
         + fips_examples::<A>(label, kernel)
 }
 
+/// Checks a variant's PBKDF2 entry ([`IterateFn`](crate::IterateFn)) against the loop written
+/// over the reference compression function, for every output length of the algorithm, from
+/// random keyed states, `U` and `T` (random words beyond the digest too, which the entry must
+/// ignore), on iteration counts from 0 to 200; returns how many checks passed.
+///
+/// # Safety
+/// The CPU must support every feature the kernel requires.
+pub unsafe fn iterate_suite<A: Reference>(label: &str, kernel: SingleKernel<A>) -> usize {
+    let mut rng = TestRng::new(0x5eed_0005);
+    let mut checks = 0;
+    for output in A::OUTPUTS {
+        let len = output.len;
+        for count in [0u32, 1, 2, 3, 4, 7, 16, 33, 200] {
+            let keys = HmacKeys::<A> {
+                inner: random_state::<A>(&mut rng),
+                outer: random_state::<A>(&mut rng),
+            };
+            let (u0, t0) = (random_state::<A>(&mut rng), random_state::<A>(&mut rng));
+            let (mut u, mut t) = (u0, t0);
+            // SAFETY: forwarded from the caller.
+            unsafe { (kernel.iterate)(&keys, &mut u, &mut t, len, count) };
+
+            let (mut want_u, mut want_t) = (u0, t0);
+            let mut block = hmac_block::<A>(len);
+            for _ in 0..count {
+                write_digest(want_u.as_ref(), &mut block.as_mut()[..len]);
+                let mut inner = keys.inner;
+                A::compress(&mut inner, core::slice::from_ref(&block));
+                write_digest(inner.as_ref(), &mut block.as_mut()[..len]);
+                want_u = keys.outer;
+                A::compress(&mut want_u, core::slice::from_ref(&block));
+                for (t, &u) in want_t.as_mut().iter_mut().zip(want_u.as_ref()) {
+                    *t = *t ^ u;
+                }
+            }
+            let digest = |state: &A::State| {
+                let mut out = vec![0; len];
+                write_digest(state.as_ref(), &mut out);
+                hex(&out)
+            };
+            assert_eq!(
+                digest(&u),
+                digest(&want_u),
+                "{label}: PBKDF2 entry, U after {count} iterations of {}",
+                output.id
+            );
+            assert_eq!(
+                digest(&t),
+                digest(&want_t),
+                "{label}: PBKDF2 entry, T after {count} iterations of {}",
+                output.id
+            );
+            checks += 1;
+        }
+    }
+    checks
+}
+
 /// A random word.
 fn random_word<W: Word>(rng: &mut TestRng) -> W {
     W::from_le_slice(&rng.next_u64().to_le_bytes().repeat(2)[..W::BYTES])
@@ -554,7 +613,9 @@ pub fn declaration_suite<A: Reference>(declaration: &Declaration<A>) -> Option<u
     let checks = match declaration.kernel {
         // SAFETY: the CPU has every feature the declaration requires, and the declaration
         // macro gave the kernel exactly those `#[target_feature]`s.
-        Kernel::Single(kernel) => unsafe { kernel_suite::<A>(&label, kernel) },
+        Kernel::Single(kernel) => unsafe {
+            kernel_suite::<A>(&label, kernel.compress) + iterate_suite::<A>(&label, kernel)
+        },
         // SAFETY: as above.
         Kernel::Lanes(kernel) => unsafe { lanes_suite::<A>(&label, kernel) },
         Kernel::Serial => return None,

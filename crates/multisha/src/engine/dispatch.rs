@@ -16,7 +16,7 @@ use core::cell::UnsafeCell;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
-use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
+use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, SingleKernel, State};
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
 pub(crate) trait Dispatch: Sync {
@@ -120,8 +120,10 @@ impl<A: Registered> Slot<A> {
     /// selection, so that a reader who sees a selection (Acquire) finds its kernel installed.
     fn store(&self, variant: &'static Variant, reason: Reason) {
         if variant.interface() == Interface::Single {
-            self.kernel
-                .store(kernel_of::<A>(variant) as *mut (), Ordering::Release);
+            self.kernel.store(
+                kernel_of::<A>(variant).compress as *mut (),
+                Ordering::Release,
+            );
         }
         #[cfg(test)]
         tests::between_stores();
@@ -196,7 +198,7 @@ impl<A: Registered> Slot<A> {
 
     /// The single-message kernel, resolving the choice first if the probe is still installed.
     fn resolve_kernel(&self) -> KernelFn<A> {
-        kernel_of::<A>(self.selection(Interface::Single).variant)
+        kernel_of::<A>(self.selection(Interface::Single).variant).compress
     }
 }
 
@@ -252,8 +254,8 @@ impl<A: Registered> Dispatch for Slot<A> {
     }
 }
 
-/// The kernel of a single-message variant of `A`.
-fn kernel_of<A: Registered>(variant: &'static Variant) -> KernelFn<A> {
+/// The kernel entries of a single-message variant of `A`.
+fn kernel_of<A: Registered>(variant: &'static Variant) -> SingleKernel<A> {
     let declaration = variant
         .declaration::<A>()
         .expect("a variant of this algorithm's registry");
@@ -337,6 +339,12 @@ pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
             None => core::hint::spin_loop(),
         }
     }
+}
+
+/// The entries of the single-message variant of `A` in use (probing first if nothing is
+/// installed yet): what PBKDF2 runs, its loop and its compression from one variant.
+pub(crate) fn current_single<A: Registered>() -> SingleKernel<A> {
+    kernel_of::<A>(single_variant::<A>())
 }
 
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).

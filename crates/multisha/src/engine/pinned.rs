@@ -5,7 +5,8 @@ use super::{Error, Interface, Variant, cpu_features};
 use crate::hash_function::HashFunction;
 use core::fmt;
 use core::marker::PhantomData;
-use multisha_contract::{Kernel, KernelFn};
+use core::num::NonZeroU32;
+use multisha_contract::{Kernel, SingleKernel};
 
 /// One-shot hashing with hash function `H` pinned to one variant, leaving the global choice
 /// alone: auditors compare variants side by side in one process.
@@ -18,7 +19,7 @@ use multisha_contract::{Kernel, KernelFn};
 /// ```
 pub struct Pinned<H: HashFunction> {
     variant: &'static Variant,
-    kernel: KernelFn<H::Compression>,
+    kernel: SingleKernel<H::Compression>,
     function: PhantomData<fn() -> H>,
 }
 
@@ -72,7 +73,51 @@ impl<H: HashFunction> Pinned<H> {
     /// The digest of `data`.
     pub fn hash(&self, data: &[u8]) -> H::Digest {
         // SAFETY: the kernel's variant passed `require_available` on this CPU.
-        unsafe { crate::oneshot::hash::<H>(self.kernel, data) }
+        unsafe { crate::oneshot::hash::<H>(self.kernel.compress, data) }
+    }
+
+    /// PBKDF2-HMAC with `H` on the pinned variant (its own iteration loop): the same as
+    /// [`pbkdf2_hmac_sha256`](crate::pbkdf2_hmac_sha256) and the others on the dispatched one.
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use multisha::engine::Pinned;
+    /// let rolled = Pinned::<multisha::Sha256>::new("rolled")?;
+    /// let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+    /// let iterations = NonZeroU32::new(1000).unwrap();
+    /// rolled.pbkdf2_hmac(b"password", b"salt", iterations, &mut a)?;
+    /// multisha::pbkdf2_hmac_sha256(b"password", b"salt", iterations, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An empty `out` or one longer than (2^32 - 1) digests.
+    pub fn pbkdf2_hmac(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iterations: NonZeroU32,
+        out: &mut [u8],
+    ) -> Result<(), crate::Pbkdf2Error> {
+        // SAFETY: the kernel's variant passed `require_available` on this CPU.
+        unsafe { crate::kdf::derive_with::<H>(self.kernel, password, salt, iterations, out) }
+    }
+
+    /// [`Pinned::pbkdf2_hmac`] compared with `expected` in constant time.
+    ///
+    /// # Errors
+    /// [`Pbkdf2Error::Mismatch`](crate::Pbkdf2Error::Mismatch) when the derived key differs;
+    /// an empty or too long `expected`.
+    pub fn pbkdf2_hmac_verify(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iterations: NonZeroU32,
+        expected: &[u8],
+    ) -> Result<(), crate::Pbkdf2Error> {
+        // SAFETY: the kernel's variant passed `require_available` on this CPU.
+        unsafe { crate::kdf::verify_with::<H>(self.kernel, password, salt, iterations, expected) }
     }
 }
 
