@@ -1,0 +1,113 @@
+//! PBKDF2-HMAC in one process: the dispatched `multisha` functions, each single-message
+//! variant pinned, and RustCrypto's `pbkdf2` over `sha1`/`sha2`; median of 7 runs, ms per
+//! derivation and ns per compression (two per iteration and output block).
+//!
+//! `cargo run --release -p multisha --example pbkdf2_quick [-- --variants]`
+
+use core::num::NonZeroU32;
+use multisha::HashFunction;
+use multisha::engine::{Interface, Pinned};
+use std::time::Instant;
+
+/// The median of 7 timed runs of `f`, in milliseconds (after one warm-up run).
+fn median_ms(mut f: impl FnMut()) -> f64 {
+    f();
+    let mut times: Vec<f64> = (0..7)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[3]
+}
+
+/// One derivation: ours (dispatched and, with `--variants`, each variant) against RustCrypto.
+fn row<H: HashFunction>(
+    label: &str,
+    iterations: u32,
+    len: usize,
+    ours: fn(&[u8], &[u8], NonZeroU32, &mut [u8]) -> Result<(), multisha::Pbkdf2Error>,
+    rustcrypto: fn(&[u8], &[u8], u32, &mut [u8]),
+    variants: bool,
+) {
+    let c = NonZeroU32::new(iterations).expect("positive");
+    let blocks = len.div_ceil(H::OUTPUT.len) as f64;
+    let ns = |ms: f64| ms * 1e6 / (2.0 * f64::from(iterations) * blocks);
+    let mut out = vec![0u8; len];
+    let mut want = vec![0u8; len];
+    let theirs = median_ms(|| rustcrypto(b"password", b"salt", iterations, &mut want));
+    let mine = median_ms(|| ours(b"password", b"salt", c, &mut out).expect("valid"));
+    assert_eq!(out, want, "{label}");
+    println!(
+        "{label:<34} multisha {mine:7.3} ms ({:5.1} ns/compression)   RustCrypto {theirs:7.3} ms \
+         ({:5.1} ns)   x{:.2}   [{}]",
+        ns(mine),
+        ns(theirs),
+        theirs / mine,
+        H::algorithm().active().variant
+    );
+    if variants {
+        for v in H::algorithm().variants() {
+            if v.interface() != Interface::Single || !v.is_available() {
+                continue;
+            }
+            let pin = Pinned::<H>::from_variant(v).expect("available");
+            let ms = median_ms(|| {
+                pin.pbkdf2_hmac(b"password", b"salt", c, &mut out)
+                    .expect("ok")
+            });
+            assert_eq!(out, want, "{label} on {v}");
+            println!(
+                "    {:<30} {ms:7.3} ms ({:5.1} ns/compression)",
+                v.to_string(),
+                ns(ms)
+            );
+        }
+    }
+}
+
+fn main() {
+    let variants = std::env::args().any(|a| a == "--variants");
+    row::<multisha::Sha256>(
+        "SHA-256, 20,000 it, 32 B",
+        20_000,
+        32,
+        multisha::pbkdf2_hmac_sha256,
+        pbkdf2::pbkdf2_hmac::<sha2::Sha256>,
+        variants,
+    );
+    row::<multisha::Sha1>(
+        "SHA-1, 20,000 it, 20 B",
+        20_000,
+        20,
+        multisha::pbkdf2_hmac_sha1,
+        pbkdf2::pbkdf2_hmac::<sha1::Sha1>,
+        variants,
+    );
+    row::<multisha::Sha1>(
+        "SHA-1, 4096 it, 32 B (WPA2)",
+        4096,
+        32,
+        multisha::pbkdf2_hmac_sha1,
+        pbkdf2::pbkdf2_hmac::<sha1::Sha1>,
+        variants,
+    );
+    row::<multisha::Sha256>(
+        "SHA-256, 20,000 it, 64 B",
+        20_000,
+        64,
+        multisha::pbkdf2_hmac_sha256,
+        pbkdf2::pbkdf2_hmac::<sha2::Sha256>,
+        variants,
+    );
+    row::<multisha::Sha512>(
+        "SHA-512, 10,000 it, 64 B",
+        10_000,
+        64,
+        multisha::pbkdf2_hmac_sha512,
+        pbkdf2::pbkdf2_hmac::<sha2::Sha512>,
+        variants,
+    );
+}
