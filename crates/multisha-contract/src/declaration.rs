@@ -5,7 +5,9 @@
 //!
 //! [`declare_variant!`]: crate::declare_variant
 
-use crate::{Compression, ConstantFn, Cost, CpuFeatures, IterateFn, KernelFn, LanesFn};
+use crate::{
+    Compression, ConstantFn, Cost, CpuFeatures, IterateFn, KernelFn, LanesFn, LanesIterateFn,
+};
 use core::fmt;
 
 /// Where a variant keeps its message schedule.
@@ -83,6 +85,8 @@ pub struct LaneKernel<A: Compression> {
     pub compress: LanesFn<A>,
     /// Compresses one block of a given schedule on every lane.
     pub constant: ConstantFn<A>,
+    /// The PBKDF2 loop for one chain per lane, if the kernel has one.
+    pub iterate: Option<LanesIterateFn<A>>,
 }
 
 impl<A: Compression> Clone for LaneKernel<A> {
@@ -206,13 +210,67 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// also declares its set-up per use in a batch: `cost: { setup: S, call: C, step: P }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
-/// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes.
+/// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may
+/// define a third, its [`LanesIterateFn`] (the PBKDF2 loop of one chain per lane).
 ///
 /// A single-message kernel may define a second function, its own [`IterateFn`] (the PBKDF2
 /// loop), which gets the attributes too; without one the declaration gets the portable loop
 /// over the kernel ([`iterate_with`](crate::iterate_with)).
 #[macro_export]
 macro_rules! declare_variant {
+    (
+        $(#[$static_meta:meta])*
+        $static_vis:vis static $static:ident: $alg:ty = {
+            name: $name:literal,
+            description: $description:expr,
+            schedule: $schedule:ident,
+            requires: [$($feature:literal),* $(,)?],
+            lanes: $lanes:literal,
+            cost: { setup: $setup:literal, call: $call:literal, step: $step:literal } $(,)?
+        };
+        $(#[$fn_meta:meta])*
+        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+        $(#[$const_meta:meta])*
+        $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block
+        $(#[$iter_meta:meta])*
+        $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
+    ) => {
+        $(#[$static_meta])*
+        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
+            name: $name,
+            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
+            description: $description,
+            schedule: $crate::Schedule::$schedule,
+            cost: $crate::Cost::new($setup, $call, $step),
+            kernel: $crate::Kernel::Lanes($crate::LaneKernel {
+                lanes: $lanes,
+                compress: $kernel,
+                constant: $constant,
+                iterate: Some($iterate),
+            }),
+        };
+
+        $(#[$fn_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $fn_vis unsafe fn $kernel($($args)*) $body
+
+        $(#[$const_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $const_vis unsafe fn $constant($($const_args)*) $const_body
+
+        $(#[$iter_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $iter_vis unsafe fn $iterate($($iter_args)*) $iter_body
+    };
     (
         $(#[$static_meta:meta])*
         $static_vis:vis static $static:ident: $alg:ty = {
@@ -239,6 +297,7 @@ macro_rules! declare_variant {
                 lanes: $lanes,
                 compress: $kernel,
                 constant: $constant,
+                iterate: None,
             }),
         };
 

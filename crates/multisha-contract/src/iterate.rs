@@ -54,6 +54,14 @@ impl<A: Compression> core::fmt::Debug for HmacKeys<A> {
 /// The CPU must support every feature the variant requires.
 pub type IterateFn<A> = unsafe fn(&HmacKeys<A>, &mut State<A>, &mut State<A>, usize, u32);
 
+/// Signature of a multi-lane kernel's PBKDF2 entry: the loop of [`IterateFn`] for several
+/// independent chains at once (the output blocks of one derivation), chain `i` in `u[i]`
+/// and `t[i]`. `u` and `t` have exactly the kernel's lane count.
+///
+/// # Safety
+/// As [`IterateFn`].
+pub type LanesIterateFn<A> = unsafe fn(&HmacKeys<A>, &mut [State<A>], &mut [State<A>], usize, u32);
+
 /// The block an HMAC iteration compresses, with its digest bytes zero: `digest_len` bytes of
 /// digest, `0x80`, zeros, and the length of key block plus digest in bits (the inner and the
 /// outer block of PBKDF2 have this same shape).

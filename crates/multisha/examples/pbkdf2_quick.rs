@@ -7,8 +7,11 @@
 
 use core::num::NonZeroU32;
 use multisha::HashFunction;
-use multisha::engine::{Interface, Pinned};
+use multisha::engine::{Interface, Pinned, PinnedMany};
 use std::time::Instant;
+
+/// A `multisha::pbkdf2_hmac_*` function.
+type Derive = fn(&[u8], &[u8], NonZeroU32, &mut [u8]) -> Result<(), multisha::Pbkdf2Error>;
 
 /// The fastest and the median of 15 timed runs of `f`, in milliseconds (after one warm-up
 /// run).
@@ -30,7 +33,7 @@ fn row<H: HashFunction>(
     label: &str,
     iterations: u32,
     len: usize,
-    ours: fn(&[u8], &[u8], NonZeroU32, &mut [u8]) -> Result<(), multisha::Pbkdf2Error>,
+    ours: Derive,
     rustcrypto: fn(&[u8], &[u8], u32, &mut [u8]),
     variants: bool,
 ) {
@@ -61,7 +64,24 @@ fn row<H: HashFunction>(
     );
     if variants {
         for v in H::algorithm().variants() {
-            if v.interface() != Interface::Single || !v.is_available() {
+            if !v.is_available() {
+                continue;
+            }
+            if v.interface() == Interface::Many {
+                let pin = PinnedMany::<H>::new(v.name()).expect("available");
+                if !pin.has_pbkdf2_chains() || blocks < 2.0 {
+                    continue;
+                }
+                let (ms, _) = time_ms(|| {
+                    pin.pbkdf2_hmac(b"password", b"salt", c, &mut out)
+                        .expect("ok")
+                });
+                assert_eq!(out, want, "{label} on {v}");
+                println!(
+                    "    {:<30} {ms:7.3} ms ({:5.1} ns/compression), chains side by side",
+                    v.to_string(),
+                    ns(ms)
+                );
                 continue;
             }
             let pin = Pinned::<H>::from_variant(v).expect("available");

@@ -4,7 +4,7 @@
 //! name, each with its own iteration loop); verification and every error.
 
 use core::num::NonZeroU32;
-use multisha::engine::{Interface, Pinned};
+use multisha::engine::{Interface, Pinned, PinnedMany};
 use multisha::{HashFunction, Pbkdf2Error};
 use multisha_contract::harness::TestRng;
 use serde_json::Value;
@@ -355,6 +355,58 @@ fn matches_rustcrypto_sha512_224() {
 #[test]
 fn matches_rustcrypto_sha512_256() {
     assert!(differential::<multisha::Sha512_256>(&SHA512_256, 7) > 100);
+}
+
+/// Multi-block outputs with the chains side by side on each many-message variant this CPU
+/// runs (pinned), against RustCrypto: output block counts below, at and past the lane counts,
+/// so chains run together and the rest one by one. Returns how many variants ran chains.
+fn chains<H: HashFunction>(kdf: &Kdf) -> usize {
+    let digest = H::OUTPUT.len;
+    let mut with_chains = 0;
+    for variant in H::algorithm().variants() {
+        if variant.interface() != Interface::Many || !variant.is_available() {
+            continue;
+        }
+        let pin = PinnedMany::<H>::new(variant.name()).expect("available");
+        with_chains += usize::from(pin.has_pbkdf2_chains());
+        for blocks in [1, 2, 3, 4, 5, 9] {
+            for (len, count) in [
+                (blocks * digest, 7),
+                (blocks * digest - 3, 1),
+                (blocks * digest, 40),
+            ] {
+                let mut want = vec![0; len];
+                (kdf.reference)(b"pass", b"NaCl", count, &mut want);
+                let mut got = vec![0; len];
+                pin.pbkdf2_hmac(b"pass", b"NaCl", iterations(count), &mut got)
+                    .expect("a valid length");
+                assert_eq!(
+                    hex::encode(got),
+                    hex::encode(want),
+                    "{variant}: {len} bytes, {count} iterations"
+                );
+            }
+        }
+    }
+    with_chains
+}
+
+#[test]
+fn chains_side_by_side_match_rustcrypto() {
+    let sha256 = chains::<multisha::Sha256>(&SHA256);
+    chains::<multisha::Sha224>(&SHA224);
+    chains::<multisha::Sha1>(&SHA1);
+    chains::<multisha::Sha512>(&SHA512);
+    #[cfg(target_arch = "x86_64")]
+    if multisha::engine::cpu_features().contains(
+        multisha::engine::Algorithm::Sha256
+            .variant("shani-x2")
+            .expect("registered")
+            .requires(),
+    ) {
+        assert!(sha256 >= 1, "shani-x2 runs SHA-256 chains side by side");
+    }
+    let _ = sha256;
 }
 
 /// A wrong password, salt, count or key byte anywhere is a mismatch; the right key verifies

@@ -16,7 +16,9 @@ use core::cell::UnsafeCell;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
-use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, SingleKernel, State};
+use multisha_contract::{
+    Compression, CpuFeatures, Kernel, KernelFn, LanesIterateFn, SingleKernel, State,
+};
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
 pub(crate) trait Dispatch: Sync {
@@ -345,6 +347,50 @@ pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
 /// installed yet): what PBKDF2 runs, its loop and its compression from one variant.
 pub(crate) fn current_single<A: Registered>() -> SingleKernel<A> {
     kernel_of::<A>(single_variant::<A>())
+}
+
+/// How much slower per block than the single-message kernel a lane kernel's batch cost may be
+/// while its PBKDF2 entry still runs the chains: a batch step also round-trips the lanes'
+/// states through memory for the feed-forward, which the PBKDF2 entry does not. On the Sapphire
+/// Rapids VM the estimates were fitted on, `shani-x2`'s SHA-256 step is estimated 4.5% slower
+/// per block than `shani`, and its PBKDF2 entry ran 64-byte derivations 10-17% faster.
+const CHAIN_MARGIN: f32 = 1.1;
+
+/// The lane kernel whose PBKDF2 entry runs the chains of a multi-block derivation side by
+/// side, as its lane count and entry, where that is faster per block than one chain after the
+/// other on the single-message variant (within [`CHAIN_MARGIN`]): the many-message variant
+/// named by `force` or the environment if it has such an entry, else the lane kernel of least
+/// cost per block among those this CPU runs, by the batch planner's costs if they were
+/// measured already, else by the declared estimates (a derivation never starts the measuring).
+pub(crate) fn pbkdf2_chains<A: Registered>() -> Option<(usize, LanesIterateFn<A>)> {
+    let with_entry = |variant: &'static Variant| match variant.declaration::<A>()?.kernel {
+        Kernel::Lanes(kernel) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
+        Kernel::Single(_) | Kernel::Serial => None,
+    };
+    if let Some(variant) = pinned_many::<A>() {
+        return with_entry(variant);
+    }
+    let ladder = ladder::<A>();
+    let estimated;
+    let costs = match costs::<A>().get_ref() {
+        Some((measured, _)) => measured,
+        None => {
+            estimated = ladder.estimated(single_variant::<A>().estimated_cost());
+            &estimated
+        }
+    };
+    let single = costs.single().per_block(1) * CHAIN_MARGIN;
+    costs
+        .lane_kernels()
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &(lanes, cost))| {
+            let entry = with_entry(ladder.variant(k))?;
+            let per_block = cost.per_block(lanes);
+            (per_block < single).then_some((per_block, entry))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, entry)| entry)
 }
 
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).

@@ -101,7 +101,7 @@ impl<H: HashFunction> Pinned<H> {
         out: &mut [u8],
     ) -> Result<(), crate::Pbkdf2Error> {
         // SAFETY: the kernel's variant passed `require_available` on this CPU.
-        unsafe { crate::kdf::derive_with::<H>(self.kernel, password, salt, iterations, out) }
+        unsafe { crate::kdf::derive_with::<H>(self.kernel, None, password, salt, iterations, out) }
     }
 
     /// [`Pinned::pbkdf2_hmac`] compared with `expected` in constant time.
@@ -117,7 +117,9 @@ impl<H: HashFunction> Pinned<H> {
         expected: &[u8],
     ) -> Result<(), crate::Pbkdf2Error> {
         // SAFETY: the kernel's variant passed `require_available` on this CPU.
-        unsafe { crate::kdf::verify_with::<H>(self.kernel, password, salt, iterations, expected) }
+        unsafe {
+            crate::kdf::verify_with::<H>(self.kernel, None, password, salt, iterations, expected)
+        }
     }
 }
 
@@ -178,6 +180,56 @@ impl<H: HashFunction> PinnedMany<H> {
     /// If `messages` and `digests` differ in length.
     pub fn hash_many(&self, messages: &[&[u8]], digests: &mut [H::Digest]) {
         crate::batch::run_pinned::<H, _, _>(self.variant, messages, digests);
+    }
+
+    /// PBKDF2-HMAC with `H`, the output blocks' chains side by side on the pinned lane
+    /// kernel's PBKDF2 entry while a whole lane count of them is left, the others (and all of
+    /// them for a variant without such an entry) one by one on the dispatched single-message
+    /// variant: the same key as [`pbkdf2_hmac_sha256`](crate::pbkdf2_hmac_sha256) and the
+    /// others.
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use multisha::engine::PinnedMany;
+    /// let serial = PinnedMany::<multisha::Sha256>::new("serial")?;
+    /// let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+    /// let iterations = NonZeroU32::new(1000).unwrap();
+    /// serial.pbkdf2_hmac(b"password", b"salt", iterations, &mut a)?;
+    /// multisha::pbkdf2_hmac_sha256(b"password", b"salt", iterations, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An empty `out` or one longer than (2^32 - 1) digests.
+    pub fn pbkdf2_hmac(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iterations: NonZeroU32,
+        out: &mut [u8],
+    ) -> Result<(), crate::Pbkdf2Error> {
+        let chains = match self
+            .variant
+            .declaration::<H::Compression>()
+            .map(|d| d.kernel)
+        {
+            Some(Kernel::Lanes(kernel)) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
+            _ => None,
+        };
+        let kernel = super::dispatch::current_single::<H::Compression>();
+        // SAFETY: the pinned variant passed `lookup_for` on this CPU (the CPU runs it), and
+        // the dispatcher only ever chooses a single-message variant the CPU runs.
+        unsafe { crate::kdf::derive_with::<H>(kernel, chains, password, salt, iterations, out) }
+    }
+
+    /// Whether the pinned lane kernel runs the chains of a multi-block PBKDF2 derivation (it
+    /// has a PBKDF2 entry).
+    pub fn has_pbkdf2_chains(&self) -> bool {
+        matches!(
+            self.variant.declaration::<H::Compression>().map(|d| d.kernel),
+            Some(Kernel::Lanes(kernel)) if kernel.iterate.is_some()
+        )
     }
 }
 

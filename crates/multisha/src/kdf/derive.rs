@@ -1,17 +1,23 @@
 //! The derivation, written once over a variant's two entries: the keyed states once per
 //! password, then per output block the first `U` from the salt with the compression entry and
-//! the remaining iterations in the kernel's loop ([`IterateFn`](multisha_contract::IterateFn)).
+//! the remaining iterations in the kernel's loop ([`IterateFn`](multisha_contract::IterateFn)),
+//! or for several output blocks at once in a lane kernel's
+//! ([`LanesIterateFn`](multisha_contract::LanesIterateFn)).
 
 use super::Pbkdf2Error;
 use crate::hash_function::HashFunction;
 use core::num::NonZeroU32;
 use multisha_contract::{
-    BlockBytes, Compression, HmacKeys, KernelFn, SingleKernel, State, WorkspaceBuffer, hmac_block,
-    oneshot, pad_into, wipe_blocks, write_digest,
+    BlockBytes, Compression, HmacKeys, KernelFn, LanesIterateFn, MAX_LANES, SingleKernel, State,
+    WorkspaceBuffer, hmac_block, oneshot, pad_into, wipe_blocks, write_digest,
 };
 use zeroize::Zeroize;
 
 type Algo<H> = <H as HashFunction>::Compression;
+
+/// A lane kernel's PBKDF2 entry and its lane count: that many output blocks' chains side by
+/// side.
+pub(crate) type Chains<A> = (usize, LanesIterateFn<A>);
 
 /// How many digests make an output of `len` bytes: at least one, at most 2^32 - 1.
 pub(crate) fn block_count(len: usize, digest_len: usize) -> Result<u32, Pbkdf2Error> {
@@ -22,12 +28,14 @@ pub(crate) fn block_count(len: usize, digest_len: usize) -> Result<u32, Pbkdf2Er
         .map_err(|_| Pbkdf2Error::OutputTooLong { len, digest_len })
 }
 
-/// PBKDF2-HMAC with hash function `H` into `out`.
+/// PBKDF2-HMAC with hash function `H` into `out`: output blocks `chains` at a time on the
+/// lane kernel's entry while that many are left, the others one by one on `kernel`.
 ///
 /// # Safety
-/// The CPU must support every feature `kernel`'s variant requires.
+/// The CPU must support every feature `kernel`'s and `chains`' variants require.
 pub(crate) unsafe fn derive<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
     password: &[u8],
     salt: &[u8],
     iterations: NonZeroU32,
@@ -36,9 +44,17 @@ pub(crate) unsafe fn derive<H: HashFunction>(
     let len = out.len();
     // SAFETY: forwarded from the caller.
     unsafe {
-        for_each_block::<H>(kernel, password, salt, iterations, len, |offset, block| {
-            out[offset..offset + block.len()].copy_from_slice(block);
-        })
+        for_each_block::<H>(
+            kernel,
+            chains,
+            password,
+            salt,
+            iterations,
+            len,
+            |offset, block| {
+                out[offset..offset + block.len()].copy_from_slice(block);
+            },
+        )
     }
 }
 
@@ -49,6 +65,7 @@ pub(crate) unsafe fn derive<H: HashFunction>(
 /// As [`derive`].
 pub(crate) unsafe fn verify<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
     password: &[u8],
     salt: &[u8],
     iterations: NonZeroU32,
@@ -59,6 +76,7 @@ pub(crate) unsafe fn verify<H: HashFunction>(
     unsafe {
         for_each_block::<H>(
             kernel,
+            chains,
             password,
             salt,
             iterations,
@@ -85,6 +103,7 @@ pub(crate) unsafe fn verify<H: HashFunction>(
 /// As [`derive`].
 unsafe fn for_each_block<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
     password: &[u8],
     salt: &[u8],
     iterations: NonZeroU32,
@@ -92,21 +111,43 @@ unsafe fn for_each_block<H: HashFunction>(
     mut emit: impl FnMut(usize, &[u8]),
 ) -> Result<(), Pbkdf2Error> {
     let digest_len = H::OUTPUT.len;
-    let blocks = block_count(len, digest_len)?;
+    let blocks = u64::from(block_count(len, digest_len)?);
     // SAFETY: forwarded from the caller.
     let keys = unsafe { hmac_keys::<Algo<H>>(kernel.compress, H::OUTPUT.iv, password, digest_len) };
+    let mut u = [State::<Algo<H>>::default(); MAX_LANES];
+    let mut t = u;
     let mut digest = [0u8; 64];
-    for index in 1..=blocks {
-        // SAFETY: forwarded from the caller.
-        let mut u = unsafe { first_u(kernel.compress, &keys, salt, index, digest_len) };
-        let mut t = u;
-        // SAFETY: as above.
-        unsafe { (kernel.iterate)(&keys, &mut u, &mut t, digest_len, iterations.get() - 1) };
-        write_digest(t.as_ref(), &mut digest[..digest_len]);
-        let offset = (index as usize - 1) * digest_len;
-        emit(offset, &digest[..digest_len.min(len - offset)]);
-        u.as_mut().zeroize();
-        t.as_mut().zeroize();
+    let mut index = 1u64;
+    while index <= blocks {
+        let left = blocks - index + 1;
+        let together = chains.filter(|&(lanes, _)| left >= lanes as u64);
+        let lanes = together.map_or(1, |(lanes, _)| lanes);
+        for lane in 0..lanes {
+            // The index fits: it is at most `blocks`, at most 2^32 - 1.
+            let block = (index + lane as u64) as u32;
+            // SAFETY: forwarded from the caller.
+            u[lane] = unsafe { first_u(kernel.compress, &keys, salt, block, digest_len) };
+            t[lane] = u[lane];
+        }
+        let rest = iterations.get() - 1;
+        match together {
+            // SAFETY: forwarded from the caller; `u` and `t` have the kernel's lane count.
+            Some((_, iterate)) => unsafe {
+                iterate(&keys, &mut u[..lanes], &mut t[..lanes], digest_len, rest)
+            },
+            // SAFETY: forwarded from the caller.
+            None => unsafe { (kernel.iterate)(&keys, &mut u[0], &mut t[0], digest_len, rest) },
+        }
+        for (lane, t) in t[..lanes].iter().enumerate() {
+            write_digest(t.as_ref(), &mut digest[..digest_len]);
+            // The offset fits: it is less than `len`.
+            let offset = ((index - 1 + lane as u64) * digest_len as u64) as usize;
+            emit(offset, &digest[..digest_len.min(len - offset)]);
+        }
+        index += lanes as u64;
+    }
+    for state in u.iter_mut().chain(&mut t) {
+        state.as_mut().zeroize();
     }
     digest.zeroize();
     Ok(())
