@@ -20,7 +20,7 @@ fn main() {
     let shapes = regret_shapes(quick);
     for algorithm in algorithms {
         println!("{}", batch_costs(algorithm));
-        let rows = measure_regret(algorithm, &shapes, if quick { 5 } else { 9 }, 200_000.0);
+        let rows = measure_regret(algorithm, &shapes, if quick { 15 } else { 25 }, 50_000.0);
         println!(
             "{:<20} {:>11} {:>11} {:<12} {:>7} {:>7}  plan",
             "shape", "dispatched", "best", "(which)", "regret", "vs 1x1"

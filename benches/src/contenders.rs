@@ -253,6 +253,11 @@ pub fn missing_peers() -> Vec<(&'static str, &'static str)> {
             "built without the `openssl` feature (the OpenSSL headers, libssl-dev and \
              pkg-config, were not found)",
         ));
+        missing.push((
+            "fastpbkdf2",
+            "the PBKDF2 peer in C, which links OpenSSL's libcrypto, comes with the `openssl` \
+             feature",
+        ));
     }
     missing
 }

@@ -1,15 +1,24 @@
 //! Everything the multisha benchmarks compare, behind one interface: every variant this CPU
 //! runs (pinned, so the global choice stays untouched), the dispatched path, and the peers
 //! (RustCrypto `sha1`/`sha2`, `ring`, and OpenSSL with the `openssl` feature). The criterion benches and the
-//! `multisha-report` binary both iterate [`contenders`], so neither names a variant.
+//! `multisha-report` binary both iterate [`contenders`], so neither names a variant. PBKDF2 has
+//! its own contenders ([`pbkdf2_contenders`]: RustCrypto `pbkdf2`, ring, OpenSSL, fastpbkdf2).
 
 mod batch;
 mod contenders;
+pub mod counter;
+mod kdf;
+pub mod pbkdf2_multisha;
 mod regret;
 mod short_paths;
+pub mod timing;
 
 pub use batch::{BatchContender, BatchShape, batch_contenders, batch_functions, batch_shapes};
 pub use contenders::{Contender, Kind, Output, contenders, missing_peers};
+pub use kdf::{
+    DERIVATIONS, Derivation, PASSWORD, Pbkdf2Contender, Pbkdf2Hash, Pbkdf2Row, SALT, check_pbkdf2,
+    measure_pbkdf2, pbkdf2_contenders, pbkdf2_table,
+};
 pub use regret::{RegretRow, RegretShape, measure_regret, regret_shapes};
 pub use short_paths::{ShortPath, short_paths};
 

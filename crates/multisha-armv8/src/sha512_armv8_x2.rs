@@ -91,6 +91,25 @@ fn store(s0: &mut [u64; 8], s1: &mut [u64; 8], v: [[uint64x2_t; 2]; 4]) {
     }
 }
 
+/// The feed-forward: stores `$out + $input` (`[ab, cd, ef, gh]` of both lanes) into the
+/// states `$s0`, `$s1`. A macro: as an `#[inline(always)]` function taking the two arrays,
+/// `compress_constant` kept values in a 208-byte stack frame.
+macro_rules! store_sum {
+    ($s0:ident, $s1:ident, $out:expr, $input:ident) => {
+        let out = $out;
+        store(
+            $s0,
+            $s1,
+            core::array::from_fn(|q| {
+                [
+                    vaddq_u64(out[q][0], $input[q][0]),
+                    vaddq_u64(out[q][1], $input[q][1]),
+                ]
+            }),
+        );
+    };
+}
+
 /// Two rounds of both streams with the round constants of pair `$p` and the schedule words
 /// `$wx` (lane 0) and `$wy` (lane 1), on the state vectors in the roles `$ab`, `$cd`, `$ef`,
 /// `$gh` (each `[lane 0, lane 1]`): `$gh` receives the new `g, h` and `$cd` the new `e, f`.
@@ -193,14 +212,7 @@ multisha_contract::declare_variant! {
                 step!(p + 7, x, y, [7 0 3 4 6], cd, ef, gh, ab, schedule);
             }
             let input = reload(s0, s1);
-            let out = [ab, cd, ef, gh];
-            store(
-                s0,
-                s1,
-                core::array::from_fn(|q| {
-                    [vaddq_u64(out[q][0], input[q][0]), vaddq_u64(out[q][1], input[q][1])]
-                }),
-            );
+            store_sum!(s0, s1, [ab, cd, ef, gh], input);
         }
     }
     /// One compression of both lanes on the expanded schedule `w[0..80]`; `_ws` is not used.
@@ -224,13 +236,6 @@ multisha_contract::declare_variant! {
             two_rounds!(8 * g + 6, v[6], v[6], ef, gh, ab, cd);
             two_rounds!(8 * g + 7, v[7], v[7], cd, ef, gh, ab);
         }
-        let out = [ab, cd, ef, gh];
-        store(
-            s0,
-            s1,
-            core::array::from_fn(|q| {
-                [vaddq_u64(out[q][0], input[q][0]), vaddq_u64(out[q][1], input[q][1])]
-            }),
-        );
+        store_sum!(s0, s1, [ab, cd, ef, gh], input);
     }
 }

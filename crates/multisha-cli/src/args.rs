@@ -9,30 +9,9 @@ use std::path::Path;
 
 use crate::diag::diag;
 use crate::kind::{Kind, Tool};
+use crate::options::Options;
 use crate::out::Out;
 use crate::{check, hash, kind, std_fds, variants};
-
-/// Options of one `*sum` run, after parsing.
-#[derive(Debug)]
-pub(crate) struct Options {
-    pub(crate) kind: Kind,
-    /// Name used as the prefix of diagnostics (argv[0] as given, like coreutils).
-    pub(crate) prog: String,
-    /// `Some(true)` for `-b`, `Some(false)` for `-t`, `None` when neither was given.
-    pub(crate) binary: Option<bool>,
-    pub(crate) check: bool,
-    pub(crate) tag: bool,
-    pub(crate) zero: bool,
-    pub(crate) quiet: bool,
-    pub(crate) status: bool,
-    pub(crate) strict: bool,
-    pub(crate) warn: bool,
-    pub(crate) ignore_missing: bool,
-    /// Whether the progress bar may appear (`--no-progress` turns it off).
-    pub(crate) progress: bool,
-    pub(crate) variant: Option<String>,
-    pub(crate) files: Vec<OsString>,
-}
 
 /// A command-line problem; shown as `PROG: MESSAGE` plus the `Try ...` hint, exit 1.
 #[derive(Debug)]

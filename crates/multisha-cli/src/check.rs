@@ -9,11 +9,11 @@ use std::io::{self, BufReader, Read};
 use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
-use crate::args::Options;
 use crate::diag::diag;
 use crate::hash;
 use crate::kind::Kind;
 use crate::lines::{Line, LineReader};
+use crate::options::Options;
 use crate::ordered::{self, Event, Place};
 use crate::out::Out;
 use crate::output::{self, quotef, strerror};

@@ -9,9 +9,9 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::os::unix::ffi::OsStrExt;
 
-use crate::args::Options;
 use crate::diag::diag;
 use crate::kind::Kind;
+use crate::options::Options;
 use crate::ordered::{self, Event, Place};
 use crate::out::Out;
 use crate::output;

@@ -8,6 +8,7 @@ mod diag;
 mod hash;
 mod kind;
 mod lines;
+mod options;
 mod ordered;
 mod out;
 mod output;

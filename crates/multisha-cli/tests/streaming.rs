@@ -181,61 +181,174 @@ fn a_big_file_is_hashed_in_bounded_memory() {
     );
 }
 
-/// Whether process `pid` has `path` open.
-fn has_open(pid: u32, path: &Path) -> bool {
-    let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
-        return false;
-    };
-    fds.flatten()
-        .any(|fd| fs::read_link(fd.path()).is_ok_and(|p| p == path))
+/// Where process `pid` reads `path`: the descriptor it has open on it and that descriptor's
+/// file position (`pos:` in `/proc/<pid>/fdinfo/<fd>`), or `None` while it has none.
+#[cfg(target_os = "linux")]
+fn read_position(pid: u32, path: &Path) -> Option<(String, u64)> {
+    let fds = fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
+    fds.flatten().find_map(|fd| {
+        if fs::read_link(fd.path()).ok()? != path {
+            return None;
+        }
+        let fd = fd.file_name().into_string().ok()?;
+        let info = fs::read_to_string(format!("/proc/{pid}/fdinfo/{fd}")).ok()?;
+        let pos = info.lines().find_map(|l| l.strip_prefix("pos:"))?;
+        Some((fd, pos.trim().parse().ok()?))
+    })
 }
 
+/// Whether every thread of process `pid` is stopped (state `T` in `/proc/<pid>/task/*/stat`):
+/// then none is inside a `read`, and file positions stay put.
+#[cfg(target_os = "linux")]
+fn all_threads_stopped(pid: u32) -> bool {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().all(|task| {
+        fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
+            // The state follows the command name, which is in parentheses.
+            stat.rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('T'))
+        })
+    })
+}
+
+/// A child that is killed and reaped if the test fails while it is stopped (or running).
+#[cfg(target_os = "linux")]
+struct Reaped(Option<Child>);
+
+#[cfg(target_os = "linux")]
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn signal(child: &Child, sig: libc::c_int) {
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: `kill` only sends a signal; `pid` is our child, not yet reaped (so not reused).
+    let rc = unsafe { libc::kill(pid, sig) };
+    assert_eq!(rc, 0, "kill: {}", std::io::Error::last_os_error());
+}
+
+/// A file that shrinks to nothing while it is being read ends where it was cut, as in
+/// coreutils: its digest is that of the bytes read before the cut, the other files' lines are
+/// all there, nothing is killed (a memory map used to die of SIGBUS) and the exit status is 0.
+/// The cut is made while the tool is provably mid-read: the test stops the whole process once
+/// its descriptor on the file is strictly inside it, truncates, and lets it go on; so the
+/// expected digest is exact. A tool that reads the whole file at once, or a run that is never
+/// seen mid-read, fails.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_file_truncated_while_hashed_does_not_kill_the_run() {
+    use sha2::Digest as _;
+    // Sparse, so free to create; far more than the tool can read while the test goes from
+    // seeing it mid-read to stopping it, even on a loaded machine.
+    const SIZE: u64 = 1 << 30;
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     fs::write(d.join("small1"), b"abc").expect("write");
     fs::write(d.join("small2"), b"").expect("write");
     let big = d.join("big");
-    for attempt in 0..3 {
-        fs::File::create(&big)
-            .and_then(|f| f.set_len(64 << 20))
-            .expect("create");
-        let mut child = Command::new(EXE)
+    fs::File::create(&big)
+        .and_then(|f| f.set_len(SIZE))
+        .expect("create");
+    let big_path = fs::canonicalize(&big).expect("canonicalize");
+    let mut child = Reaped(Some(
+        Command::new(EXE)
             .args(["sha256sum", "small1", "big", "small2"])
             .current_dir(d)
+            .env("LC_ALL", "C")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("spawn");
-        // Truncate once the file is open (and, formerly, mapped) and being hashed.
-        let big_path = fs::canonicalize(&big).expect("canonicalize");
-        let start = Instant::now();
-        while !has_open(child.id(), &big_path) && start.elapsed() < PATIENCE {
-            if child.try_wait().expect("try_wait").is_some() {
-                break;
-            }
-            thread::sleep(Duration::from_millis(1));
+            .expect("spawn"),
+    ));
+    let running = child.0.as_mut().expect("the child");
+    let pid = running.id();
+    // Watch the descriptor until it has read some of the file but not all of it.
+    let start = Instant::now();
+    loop {
+        if let Some((_, pos)) = read_position(pid, &big_path)
+            && pos > 0
+        {
+            assert!(pos < SIZE, "read the whole file at once ({pos} bytes)");
+            break;
         }
-        thread::sleep(Duration::from_millis(20 * attempt));
-        fs::OpenOptions::new()
-            .write(true)
-            .open(&big)
-            .and_then(|f| f.set_len(0))
-            .expect("truncate");
-        let out = child.wait_with_output().expect("wait");
-        assert_eq!(
-            out.status.signal(),
-            None,
-            "killed by a signal: {:?}",
-            out.status
+        if let Some(status) = running.try_wait().expect("try_wait") {
+            panic!("ended ({status:?}) before it was seen reading the file");
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "not seen reading the file within {PATIENCE:?}"
         );
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{:?}", out.status);
-        let text = String::from_utf8_lossy(&out.stdout);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.first(), Some(&format!("{ABC}  small1").as_str()));
-        assert_eq!(lines.last(), Some(&format!("{EMPTY}  small2").as_str()));
+        // No sleep: the sooner the test looks again, the less the tool reads meanwhile.
+        thread::yield_now();
     }
+    signal(running, libc::SIGSTOP);
+    while !all_threads_stopped(pid) {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "not stopped within {PATIENCE:?}"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+    // Stopped: the position no longer moves; the file must still be open and not read through.
+    let (fd, pos) = read_position(pid, &big_path).expect("the file still open once stopped");
+    assert!(
+        0 < pos && pos < SIZE,
+        "fd {fd} at {pos} of {SIZE} bytes once stopped: not mid-read"
+    );
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .and_then(|f| f.set_len(0))
+        .expect("truncate");
+    signal(running, libc::SIGCONT);
+    let out = child
+        .0
+        .take()
+        .expect("the child")
+        .wait_with_output()
+        .expect("wait");
+    assert_eq!(
+        out.status.signal(),
+        None,
+        "killed by a signal: {:?}",
+        out.status
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    // The bytes read before the cut are zeros (a hole): hash as many with RustCrypto.
+    let mut reference = sha2::Sha256::new();
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = pos;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64);
+        reference.update(&zeros[..n as usize]);
+        left -= n;
+    }
+    let hex: String = reference
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!("{ABC}  small1"),
+            format!("{hex}  big"),
+            format!("{EMPTY}  small2"),
+        ],
+        "the cut came after {pos} bytes"
+    );
 }
 
 /// `sha256sum -c - | head -1` with a list that is still being written: once a result finds the

@@ -183,23 +183,60 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 
 /// Declares a variant and defines its kernel from one list of CPU features.
 ///
-/// ```ignore
+/// A portable kernel (no feature) in full, and how the engine calls it:
+///
+/// ```
+/// use multisha_contract::ops::{add_into, load_be};
+/// use multisha_contract::{SHA256_IV, Sha2, Sha256Compression, Sha256Workspace, WorkspaceBuffer};
+/// use multisha_contract::oneshot;
+///
 /// multisha_contract::declare_variant! {
-///     /// SHA-256 with the x86 SHA extensions.
+///     /// SHA-256, one round per loop iteration.
 ///     pub static VARIANT: Sha256Compression = {
-///         name: "shani",
-///         description: "x86 SHA extensions ...",
-///         schedule: Registers,
-///         requires: ["sha", "sse2", "ssse3", "sse4.1"],
-///         cost: { setup: 150.0, call: 8.0, step: 31.0 },
+///         name: "example",
+///         description: "one round per loop iteration over a 64-word schedule",
+///         schedule: Workspace,
+///         requires: [],
+///         cost: { call: 12.0, step: 183.0 },
 ///     };
-///     /// Compresses `blocks` into `state`.
+///     /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
 ///     #[inline(never)]
 ///     pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], w: &mut Sha256Workspace) {
-///         // ... intrinsics that need the features above
+///         type A = Sha256Compression;
+///         let w = &mut w.words_mut()[..64];
+///         for block in blocks {
+///             load_be(block, &mut w[..16]);
+///             for t in 16..64 {
+///                 A::expand(w, t);
+///             }
+///             let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+///             for t in 0..64 {
+///                 let t1 = h
+///                     .wrapping_add(A::big_sigma1(e))
+///                     .wrapping_add(A::ch(e, f, g))
+///                     .wrapping_add(A::K[t])
+///                     .wrapping_add(w[t]);
+///                 let t2 = A::big_sigma0(a).wrapping_add(A::maj(a, b, c));
+///                 (h, g, f, e) = (g, f, e, d.wrapping_add(t1));
+///                 (d, c, b, a) = (c, b, a, t1.wrapping_add(t2));
+///             }
+///             add_into(state, [a, b, c, d, e, f, g, h]);
+///         }
 ///     }
 /// }
+///
+/// assert!(VARIANT.requires.is_empty());
+/// assert_eq!(VARIANT.kernel.address(), compress as usize);
+/// let mut digest = [0u8; 32];
+/// // SAFETY: a portable kernel runs on every CPU.
+/// unsafe { oneshot::<Sha256Compression>(compress, SHA256_IV, b"abc", &mut digest) };
+/// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+/// // FIPS 180-4's example.
+/// assert_eq!(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 /// ```
+///
+/// A SIMD kernel lists its features instead (`requires: ["sha", "sse2", "ssse3", "sse4.1"]`)
+/// and is called only where [`CpuFeatures::detect`] contains its [`Declaration::requires`].
 ///
 /// The function is emitted as an `unsafe fn` with one `#[target_feature(enable = ...)]` per
 /// listed feature and a `# Safety` section naming them; the static records the same names as

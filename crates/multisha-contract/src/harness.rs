@@ -559,10 +559,32 @@ fn random_state<A: Compression>(rng: &mut TestRng) -> A::State {
     state
 }
 
-/// Every check of a multi-lane kernel, against the reference compression lane by lane:
-/// zero blocks (the states unchanged), one call on 1..=9 blocks per lane from random states
-/// (lanes with different data, then every lane with the same data), a dirty workspace shared
-/// across calls, and the constant entry on random blocks and on a padding block. Returns how many lane results agreed.
+/// Blocks per lane of the lane kernels' calls: every count to 17, then 32 and 33. Each kernel
+/// loops block by block today (the SHA-NI x4 ones in an assembly loop on a count register);
+/// the counts past 16 and 32 would catch one that came to handle blocks in pairs or groups
+/// (as the single-message `avx2` kernels expand two at a time) or a count that wraps.
+const LANE_BLOCK_COUNTS: [usize; 19] = [
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 32, 33,
+];
+
+/// The lane workspace a kernel is called with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LaneWorkspaceShape {
+    /// All of it made (the full size) and filled with garbage, shared by every call: no kernel
+    /// may read a word before writing it.
+    DirtyFull,
+    /// Made as a batch call makes it: untouched, so the kernel's first call creates only the
+    /// part it asks for (the tiny or small part where it fits one, not the full size), then
+    /// shared by later calls, which find the earlier calls' words in it; renewed every fourth
+    /// call.
+    AsBatch,
+}
+
+/// Every check of a multi-lane kernel, against the reference compression lane by lane, once
+/// per [`LaneWorkspaceShape`]: zero blocks (the states unchanged), one call on each of
+/// [`LANE_BLOCK_COUNTS`] blocks per lane from random states (lanes with different data; every
+/// fifth call every lane with the same data), and the constant entry on random blocks and on a
+/// padding block. Returns how many lane results agreed.
 ///
 /// # Safety
 /// The CPU must support every feature `kernel` requires.
@@ -572,22 +594,55 @@ pub unsafe fn lanes_suite<A: Reference>(label: &str, kernel: LaneKernel<A>) -> u
         lanes >= 2,
         "{label}: a lane kernel has 2 lanes or more, not {lanes}"
     );
+    [LaneWorkspaceShape::DirtyFull, LaneWorkspaceShape::AsBatch]
+        .into_iter()
+        .map(|shape| {
+            let label = format!("{label} ({shape:?} lane workspace)");
+            // SAFETY: as this function's.
+            unsafe { lanes_checks::<A>(&label, kernel, shape) }
+        })
+        .sum()
+}
+
+/// [`lanes_suite`] with one shape of workspace.
+///
+/// # Safety
+/// The CPU must support every feature `kernel` requires.
+unsafe fn lanes_checks<A: Reference>(
+    label: &str,
+    kernel: LaneKernel<A>,
+    shape: LaneWorkspaceShape,
+) -> usize {
+    let lanes = kernel.lanes;
     let mut rng = TestRng::new(0x5eed_0004);
     let mut checks = 0;
-    let mut w = A::LaneWorkspace::default();
-    for word in w.words_mut() {
-        *word = garbage::<A::Word>();
-    }
+    let new_workspace = || {
+        let mut w = A::LaneWorkspace::default();
+        if shape == LaneWorkspaceShape::DirtyFull {
+            for word in w.words_mut() {
+                *word = garbage::<A::Word>();
+            }
+        }
+        w
+    };
+    let mut w = new_workspace();
+    let mut calls = 0;
+    let mut workspace_for_call = |w: &mut A::LaneWorkspace| {
+        if shape == LaneWorkspaceShape::AsBatch && calls % 4 == 0 {
+            *w = new_workspace();
+        }
+        calls += 1;
+    };
     // Zero blocks on every lane: nothing to compress, the states stay as they are.
     let start: Vec<A::State> = (0..lanes).map(|_| random_state::<A>(&mut rng)).collect();
     let mut states = start.clone();
     let empty: Vec<&[A::Block]> = vec![&[]; lanes];
+    workspace_for_call(&mut w);
     // SAFETY: as below; zero blocks on every lane is within the contract.
     unsafe { (kernel.compress)(&mut states, &empty, &mut w) };
     assert_eq!(states, start, "{label}: zero blocks changed the states");
     checks += lanes;
-    for round in 0..30 {
-        let n = 1 + round % 9;
+    for (round, n) in LANE_BLOCK_COUNTS.into_iter().enumerate() {
         let same = round % 5 == 4;
         let data: Vec<Vec<u8>> = (0..lanes)
             .map(|lane| {
@@ -607,6 +662,7 @@ pub unsafe fn lanes_suite<A: Reference>(label: &str, kernel: LaneKernel<A>) -> u
         let inputs: Vec<&[A::Block]> = data.iter().map(|d| A::Block::split(d).0).collect();
         let start: Vec<A::State> = (0..lanes).map(|_| random_state::<A>(&mut rng)).collect();
         let mut states = start.clone();
+        workspace_for_call(&mut w);
         // SAFETY: the caller guarantees the CPU runs `kernel`; lanes and lengths as the
         // contract wants.
         unsafe { (kernel.compress)(&mut states, &inputs, &mut w) };
@@ -641,6 +697,7 @@ pub unsafe fn lanes_suite<A: Reference>(label: &str, kernel: LaneKernel<A>) -> u
         );
         let start: Vec<A::State> = (0..lanes).map(|_| random_state::<A>(&mut rng)).collect();
         let mut states = start.clone();
+        workspace_for_call(&mut w);
         // SAFETY: as above.
         unsafe { (kernel.constant)(&mut states, &schedule, &mut w) };
         for lane in 0..lanes {

@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_set_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_unpackhi_epi32,
+    _mm256_set_epi64x, _mm256_set_m128i, _mm256_shuffle_epi8, _mm256_unpackhi_epi32,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 use multisha_contract::{Block64 as Block, Word, aligned_words};
@@ -78,16 +78,27 @@ pub(crate) fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
     ]
 }
 
-/// Byte-swaps each 32-bit word (the message is big-endian).
+/// Byte-swaps each `BYTES`-byte word (4: SHA-1 and SHA-256, 8: SHA-512; the message is
+/// big-endian).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn bswap32(x: __m256i) -> __m256i {
-    #[rustfmt::skip]
-    let mask = _mm256_setr_epi8(
-        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-    );
-    _mm256_shuffle_epi8(x, mask)
+pub(crate) fn bswap<const BYTES: usize>(x: __m256i) -> __m256i {
+    // `vpshufb` indexes within each 16-byte half: the same two quadwords in both.
+    let [lo, hi] = const { bswap_indices(BYTES) };
+    _mm256_shuffle_epi8(x, _mm256_set_epi64x(hi, lo, hi, lo))
+}
+
+/// The `vpshufb` indices of [`bswap`] for one 16-byte half, as two little-endian quadwords:
+/// byte `i` comes from the mirror position within its word.
+const fn bswap_indices(bytes: usize) -> [i64; 2] {
+    let mut q = [0; 2];
+    let mut i = 0;
+    while i < 16 {
+        let from = i / bytes * bytes + (bytes - 1 - i % bytes);
+        q[i / 8] |= (from as i64) << (8 * (i % 8));
+        i += 1;
+    }
+    q
 }
 
 /// Block `j` of every lane, transposed and byte-swapped, into `w[0..16]` (word `t` of all
@@ -104,7 +115,7 @@ pub(crate) fn load_message<const W: usize>(
         let rows = core::array::from_fn(|i| {
             let lo = &lane[i].as_chunks::<16>().0[q];
             let hi = &lane[i + 4].as_chunks::<16>().0[q];
-            bswap32(load_halves(lo, hi))
+            bswap::<4>(load_halves(lo, hi))
         });
         for (m, x) in transpose4(rows).into_iter().enumerate() {
             w[4 * q + m] = x;

@@ -27,7 +27,7 @@
 //!   alone.
 //! * Everything is inlined into `compress` (one symbol, for code-size measurement).
 
-use crate::avx2_lanes::bswap32;
+use crate::avx2_lanes::bswap;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_blend_epi32,
     _mm256_load_si256, _mm256_set_m128i, _mm256_shuffle_epi32, _mm256_slli_epi32,
@@ -107,7 +107,7 @@ fn load_group(b0: &Block, b1: &Block, j: usize) -> __m256i {
             _mm_loadu_si128(b1.as_ptr().add(16 * j).cast()),
         )
     };
-    bswap32(_mm256_set_m128i(hi, lo))
+    bswap::<4>(_mm256_set_m128i(hi, lo))
 }
 
 /// Stores group `j` of the paired schedule plus `K` at words `8j..8j+8` of `out`.

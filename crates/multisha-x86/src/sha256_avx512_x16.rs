@@ -19,7 +19,9 @@
 //!   into registers. The generated code spills no vector register: nothing message-derived
 //!   goes to the stack, and the lane workspace is not used (the schedule is `Registers`).
 //! * Σ0 and Σ1 are computed as `rotr(x ^ rotr(x, ..) ^ rotr(x, ..), ..)`: as many operations
-//!   as three rotations and a three-way xor, one temporary fewer.
+//!   as three rotations and a three-way xor, one temporary fewer. These functions and the
+//!   round are written once for both word widths (`sha2_lane_functions!`); the SHA-512 lanes
+//!   use them on 64-bit words.
 //! * The constant entry runs the 64 rounds on the broadcast `w[t] + K[t]`: no schedule work.
 //!
 //! About 25 vector operations per round (17 for the round, 11 per schedule word), which bound
@@ -220,64 +222,129 @@ fn unnamed(s: &[__m512i; 8]) -> [__m512i; 8] {
     core::array::from_fn(|r| s[reg_word(r)])
 }
 
-/// Σ0 and Σ1 as `rotr(x ^ rotr(x, M - N) ^ rotr(x, L - N), N)`: the same four operations as
-/// three rotations and a three-way xor, with one temporary fewer live (the round loop has no
-/// register to spare).
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn big_sigma<const N: i32, const M_N: i32, const L_N: i32>(x: __m512i) -> __m512i {
-    _mm512_ror_epi32::<N>(_mm512_ternarylogic_epi32::<0x96>(
-        x,
-        _mm512_ror_epi32::<M_N>(x),
-        _mm512_ror_epi32::<L_N>(x),
-    ))
+/// Defines, in the calling module, the SHA-2 functions on every lane of a `zmm` register for
+/// one word width (`epi32` for SHA-256 here, `epi64` for `sha512_avx512_x8`), given its
+/// intrinsics and FIPS 180-4's rotation amounts: `add`, `big_sigma0/1`, `small_sigma0/1`, `ch`
+/// and `maj`, which [`schedule!`], [`round!`] and [`rounds16!`] are written with. Each is an
+/// `#[inline]` function with `avx512f`, as the kernels are.
+///
+/// Σ is computed as `rotr(x ^ rotr(x, M - N) ^ rotr(x, L - N), N)`: as many operations as
+/// three rotations and a three-way xor (`vpternlog` `0x96`), with one temporary fewer live (the
+/// round has no register to spare).
+macro_rules! sha2_lane_functions {
+    (
+        add: $add:ident,
+        ror: $ror:ident,
+        srli: $srli:ident,
+        ternarylogic: $tern:ident,
+        big_sigma0: [$n0:literal, $m0:literal, $l0:literal],
+        big_sigma1: [$n1:literal, $m1:literal, $l1:literal],
+        small_sigma0: [$r0:literal, $q0:literal, $s0:literal],
+        small_sigma1: [$r1:literal, $q1:literal, $s1:literal] $(,)?
+    ) => {
+        /// A `zmm` register: sixteen 32-bit or eight 64-bit words.
+        type Zmm = core::arch::x86_64::__m512i;
+
+        /// Lane-wise addition modulo the word size.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn add(x: Zmm, y: Zmm) -> Zmm {
+            $add(x, y)
+        }
+
+        /// Σ with rotations `N`, `N + M_N`, `N + L_N`.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn big_sigma<const N: i32, const M_N: i32, const L_N: i32>(x: Zmm) -> Zmm {
+            $ror::<N>($tern::<0x96>(x, $ror::<M_N>(x), $ror::<L_N>(x)))
+        }
+
+        /// Schedule σ: two rotations and a shift, xored.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn small_sigma<const N: i32, const M: i32, const S: u32>(x: Zmm) -> Zmm {
+            $tern::<0x96>($ror::<N>(x), $ror::<M>(x), $srli::<S>(x))
+        }
+
+        /// Σ0.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn big_sigma0(x: Zmm) -> Zmm {
+            big_sigma::<$n0, { $m0 - $n0 }, { $l0 - $n0 }>(x)
+        }
+
+        /// Σ1.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn big_sigma1(x: Zmm) -> Zmm {
+            big_sigma::<$n1, { $m1 - $n1 }, { $l1 - $n1 }>(x)
+        }
+
+        /// σ0.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn small_sigma0(x: Zmm) -> Zmm {
+            small_sigma::<$r0, $q0, $s0>(x)
+        }
+
+        /// σ1.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn small_sigma1(x: Zmm) -> Zmm {
+            small_sigma::<$r1, $q1, $s1>(x)
+        }
+
+        /// Choose.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn ch(e: Zmm, f: Zmm, g: Zmm) -> Zmm {
+            $tern::<0xca>(e, f, g)
+        }
+
+        /// Majority.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        fn maj(a: Zmm, b: Zmm, c: Zmm) -> Zmm {
+            $tern::<0xe8>(a, b, c)
+        }
+    };
+}
+pub(crate) use sha2_lane_functions;
+
+sha2_lane_functions! {
+    add: _mm512_add_epi32,
+    ror: _mm512_ror_epi32,
+    srli: _mm512_srli_epi32,
+    ternarylogic: _mm512_ternarylogic_epi32,
+    big_sigma0: [2, 13, 22],
+    big_sigma1: [6, 11, 25],
+    small_sigma0: [7, 18, 3],
+    small_sigma1: [17, 19, 10],
 }
 
-/// Schedule σ: two rotations and a shift, xored.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn small_sigma<const N: i32, const M: i32, const S: u32>(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi32::<0x96>(
-        _mm512_ror_epi32::<N>(x),
-        _mm512_ror_epi32::<M>(x),
-        _mm512_srli_epi32::<S>(x),
-    )
-}
-
-/// `w[t]` from the ring in place of `w[t - 16]` (`$i = t mod 16`).
+/// `w[t]` from the ring in place of `w[t - 16]` (`$i = t mod 16`), with the calling module's
+/// [`sha2_lane_functions!`].
 macro_rules! schedule {
     ($w:ident, $i:expr) => {
-        $w[$i] = _mm512_add_epi32(
-            _mm512_add_epi32($w[$i], small_sigma::<7, 18, 3>($w[($i + 1) & 15])),
-            _mm512_add_epi32(
-                $w[($i + 9) & 15],
-                small_sigma::<17, 19, 10>($w[($i + 14) & 15]),
-            ),
+        $w[$i] = add(
+            add($w[$i], small_sigma0($w[($i + 1) & 15])),
+            add($w[($i + 9) & 15], small_sigma1($w[($i + 14) & 15])),
         );
     };
 }
+pub(crate) use schedule;
 
 /// One round with `$kw` = `w[t] + K[t]` on every lane, the variables named in their roles of
-/// this round; the next round takes `h, a, b, c, d, e, f, g` as its `a..h`.
+/// this round (with the calling module's [`sha2_lane_functions!`]); the next round takes
+/// `h, a, b, c, d, e, f, g` as its `a..h`.
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $kw:expr) => {
-        let t1 = _mm512_add_epi32(
-            _mm512_add_epi32($h, $kw),
-            _mm512_add_epi32(
-                big_sigma::<6, 5, 19>($e),
-                _mm512_ternarylogic_epi32::<0xca>($e, $f, $g),
-            ),
-        );
-        $d = _mm512_add_epi32($d, t1);
-        $h = _mm512_add_epi32(
-            t1,
-            _mm512_add_epi32(
-                big_sigma::<2, 11, 20>($a),
-                _mm512_ternarylogic_epi32::<0xe8>($a, $b, $c),
-            ),
-        );
+        let t1 = add(add($h, $kw), add(big_sigma1($e), ch($e, $f, $g)));
+        $d = add($d, t1);
+        $h = add(t1, add(big_sigma0($a), maj($a, $b, $c)));
     };
 }
+pub(crate) use round;
 
 /// Sixteen rounds, `$kw!(i)` giving `w[t] + K[t]` for round `t = 16g + i` of the group.
 macro_rules! rounds16 {
@@ -285,7 +352,8 @@ macro_rules! rounds16 {
         rounds16!(@8 $kw, 0, $a, $b, $c, $d, $e, $f, $g, $h);
         rounds16!(@8 $kw, 8, $a, $b, $c, $d, $e, $f, $g, $h);
     };
-    (@8 $kw:ident, $o:literal, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
+    (@8 $kw:ident, $o:literal,
+     $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
         round!($a, $b, $c, $d, $e, $f, $g, $h, $kw!($o));
         round!($h, $a, $b, $c, $d, $e, $f, $g, $kw!($o + 1));
         round!($g, $h, $a, $b, $c, $d, $e, $f, $kw!($o + 2));
@@ -296,6 +364,7 @@ macro_rules! rounds16 {
         round!($b, $c, $d, $e, $f, $g, $h, $a, $kw!($o + 7));
     };
 }
+pub(crate) use rounds16;
 
 /// `K[t]` on every lane.
 #[inline]

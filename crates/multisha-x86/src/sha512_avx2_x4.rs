@@ -25,7 +25,7 @@
 //!
 //! The constant entry runs the rounds alone, on `w[t] + K[t]` broadcast to every lane.
 
-use crate::avx2_lanes::{reload, vector_slots};
+use crate::avx2_lanes::{bswap, reload, vector_slots};
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256,
     _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi64x, _mm256_setr_epi8,
@@ -130,18 +130,6 @@ fn store_states(states: &mut [[u64; 8]; LANES], v: [__m256i; 8]) {
     }
 }
 
-/// Byte-swaps each 64-bit word (the message is big-endian).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn bswap64(x: __m256i) -> __m256i {
-    #[rustfmt::skip]
-    let mask = _mm256_setr_epi8(
-        7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
-        7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
-    );
-    _mm256_shuffle_epi8(x, mask)
-}
-
 /// Block `j` of every lane, transposed and byte-swapped, into `w[0..16]` (word `t` of all four
 /// lanes in `w[t]`).
 #[inline]
@@ -152,7 +140,7 @@ fn load_message(blocks: &[&[Block]; LANES], j: usize, w: &mut [__m256i; 16]) {
         let rows = core::array::from_fn(|i| {
             let chunk = &lane[i].as_chunks::<32>().0[q];
             // SAFETY: `chunk` is 32 readable bytes; unaligned load.
-            bswap64(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) })
+            bswap::<8>(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) })
         });
         for (m, x) in transpose4(rows).into_iter().enumerate() {
             w[4 * q + m] = x;

@@ -5,7 +5,8 @@
 //!   the schedule a ring of sixteen registers (`w[t]` replaces `w[t - 16]` just before round
 //!   `t` needs it), so the rounds of eight blocks run as plain SIMD arithmetic: `vprorq` for
 //!   the rotations, `vpternlogq` for `ch` (`0xca`), `maj` (`0xe8`) and the three-way xors of
-//!   Σ and σ (`0x96`), `K[t]` as a broadcast operand.
+//!   Σ and σ (`0x96`), `K[t]` as a broadcast operand. The functions and the round are
+//!   `sha256_avx512_x16`'s, instantiated on 64-bit words (`sha2_lane_functions!`).
 //! * Each block is two registers per lane (words 0..8 and 8..16); the two 8 × 8 transposes
 //!   reuse `sha256_avx512_x16`'s bit swaps (64-bit element bits 0, 1, 2 are its 32-bit bits
 //!   1, 2, 3), and `vpshufb` byte-swaps the words.
@@ -26,7 +27,7 @@ use core::arch::x86_64::{
 };
 use multisha_contract::{SHA512_K, Sha512Compression, equal_lanes};
 
-use crate::sha256_avx512_x16::swap_stage;
+use crate::sha256_avx512_x16::{round, rounds16, schedule, sha2_lane_functions, swap_stage};
 
 type LaneWorkspace = <Sha512Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -133,81 +134,15 @@ fn store_states(states: &mut [[u64; 8]], v: &[__m512i; 8]) {
     }
 }
 
-/// Σ0 and Σ1 as `rotr(x ^ rotr(x, M - N) ^ rotr(x, L - N), N)`: the same four operations as
-/// three rotations and a three-way xor, with one temporary fewer live.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn big_sigma<const N: i32, const M_N: i32, const L_N: i32>(x: __m512i) -> __m512i {
-    _mm512_ror_epi64::<N>(_mm512_ternarylogic_epi64::<0x96>(
-        x,
-        _mm512_ror_epi64::<M_N>(x),
-        _mm512_ror_epi64::<L_N>(x),
-    ))
-}
-
-/// Schedule σ: two rotations and a shift, xored.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn small_sigma<const N: i32, const M: i32, const S: u32>(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<0x96>(
-        _mm512_ror_epi64::<N>(x),
-        _mm512_ror_epi64::<M>(x),
-        _mm512_srli_epi64::<S>(x),
-    )
-}
-
-/// `w[t]` from the ring in place of `w[t - 16]` (`$i = t mod 16`).
-macro_rules! schedule {
-    ($w:ident, $i:expr) => {
-        $w[$i] = _mm512_add_epi64(
-            _mm512_add_epi64($w[$i], small_sigma::<1, 8, 7>($w[($i + 1) & 15])),
-            _mm512_add_epi64(
-                $w[($i + 9) & 15],
-                small_sigma::<19, 61, 6>($w[($i + 14) & 15]),
-            ),
-        );
-    };
-}
-
-/// One round with `$kw` = `w[t] + K[t]` on every lane, the variables named in their roles of
-/// this round; the next round takes `h, a, b, c, d, e, f, g` as its `a..h`.
-macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $kw:expr) => {
-        let t1 = _mm512_add_epi64(
-            _mm512_add_epi64($h, $kw),
-            _mm512_add_epi64(
-                big_sigma::<14, 4, 27>($e),
-                _mm512_ternarylogic_epi64::<0xca>($e, $f, $g),
-            ),
-        );
-        $d = _mm512_add_epi64($d, t1);
-        $h = _mm512_add_epi64(
-            t1,
-            _mm512_add_epi64(
-                big_sigma::<28, 6, 11>($a),
-                _mm512_ternarylogic_epi64::<0xe8>($a, $b, $c),
-            ),
-        );
-    };
-}
-
-/// Sixteen rounds, `$kw!(i)` giving `w[t] + K[t]` for round `t = 16g + i` of the group.
-macro_rules! rounds16 {
-    ($kw:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
-        rounds16!(@8 $kw, 0, $a, $b, $c, $d, $e, $f, $g, $h);
-        rounds16!(@8 $kw, 8, $a, $b, $c, $d, $e, $f, $g, $h);
-    };
-    (@8 $kw:ident, $o:literal,
-     $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $kw!($o));
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $kw!($o + 1));
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $kw!($o + 2));
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $kw!($o + 3));
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $kw!($o + 4));
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $kw!($o + 5));
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $kw!($o + 6));
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $kw!($o + 7));
-    };
+sha2_lane_functions! {
+    add: _mm512_add_epi64,
+    ror: _mm512_ror_epi64,
+    srli: _mm512_srli_epi64,
+    ternarylogic: _mm512_ternarylogic_epi64,
+    big_sigma0: [28, 34, 39],
+    big_sigma1: [14, 18, 41],
+    small_sigma0: [1, 8, 7],
+    small_sigma1: [19, 61, 6],
 }
 
 /// `K[t]` on every lane.

@@ -172,49 +172,83 @@ fn words64_found(below: &[u8], forbidden: &HashSet<u64>) -> Vec<(usize, u64)> {
         .collect()
 }
 
-/// Every value SHA-256's compression of `block` from `state` computes that a kernel might
-/// hold in a register: the schedule words and `w + k`, the working variables of every round
-/// and the round's `ch`, `maj`, `t1`, `t2` and `a ^ b` (which `avx2-x8` carries to the next
-/// round's majority), the new state. Returns the new state.
-fn sha256_values(state: &[u32; 8], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 8] {
-    let mut w = [0u32; 64];
-    for t in 0..64 {
+/// FIPS 180-4's amounts of one SHA-2 compression for [`sha2_values`]: the rotations of Σ0 and
+/// Σ1, the rotations and shift of σ0 and σ1, the round constants (one per round).
+struct Sha2Amounts<W: 'static> {
+    big_sigma0: [u32; 3],
+    big_sigma1: [u32; 3],
+    small_sigma0: [u32; 3],
+    small_sigma1: [u32; 3],
+    k: &'static [W],
+}
+
+const SHA256: Sha2Amounts<u32> = Sha2Amounts {
+    big_sigma0: [2, 13, 22],
+    big_sigma1: [6, 11, 25],
+    small_sigma0: [7, 18, 3],
+    small_sigma1: [17, 19, 10],
+    k: &multisha_contract::SHA256_K,
+};
+
+const SHA512: Sha2Amounts<u64> = Sha2Amounts {
+    big_sigma0: [28, 34, 39],
+    big_sigma1: [14, 18, 41],
+    small_sigma0: [1, 8, 7],
+    small_sigma1: [19, 61, 6],
+    k: &multisha_contract::SHA512_K,
+};
+
+/// Every value a SHA-2 compression (SHA-256 or SHA-512, by `amounts`) of `block` from `state`
+/// computes that a kernel might hold in a register: the schedule words and `w + k`, the
+/// working variables of every round and the round's `ch`, `maj`, `t1`, `t2` and `a ^ b` (which
+/// `avx2-x8` carries to the next round's majority), the new state. Returns the new state.
+/// Written from FIPS 180-4, not with the kernels' helpers.
+fn sha2_values<W: multisha_contract::Word + std::hash::Hash>(
+    amounts: &Sha2Amounts<W>,
+    state: &[W; 8],
+    block: &[u8],
+    into: &mut HashSet<W>,
+) -> [W; 8] {
+    assert_eq!(block.len(), 16 * W::BYTES, "one block");
+    let rotations =
+        |x: W, [p, q, r]: [u32; 3]| x.rotate_right(p) ^ x.rotate_right(q) ^ x.rotate_right(r);
+    let sigma = |x: W, [p, q, s]: [u32; 3]| x.rotate_right(p) ^ x.rotate_right(q) ^ (x >> s);
+    let rounds = amounts.k.len();
+    let mut w = vec![W::default(); rounds];
+    for t in 0..rounds {
         w[t] = if t < 16 {
-            u32::from_be_bytes(block[4 * t..4 * t + 4].try_into().expect("4"))
+            W::from_be_slice(&block[W::BYTES * t..W::BYTES * (t + 1)])
         } else {
-            let s0 = w[t - 15].rotate_right(7) ^ w[t - 15].rotate_right(18) ^ (w[t - 15] >> 3);
-            let s1 = w[t - 2].rotate_right(17) ^ w[t - 2].rotate_right(19) ^ (w[t - 2] >> 10);
             w[t - 16]
-                .wrapping_add(s0)
+                .wrapping_add(sigma(w[t - 15], amounts.small_sigma0))
                 .wrapping_add(w[t - 7])
-                .wrapping_add(s1)
+                .wrapping_add(sigma(w[t - 2], amounts.small_sigma1))
         };
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
     into.extend(state);
-    for t in 0..64 {
-        let wk = w[t].wrapping_add(multisha_contract::SHA256_K[t]);
+    for t in 0..rounds {
+        let wk = w[t].wrapping_add(amounts.k[t]);
         let ch = (e & f) ^ (!e & g);
         let maj = (a & b) ^ (a & c) ^ (b & c);
-        let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+        let s1 = rotations(e, amounts.big_sigma1);
+        let s0 = rotations(a, amounts.big_sigma0);
         let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
         let t2 = s0.wrapping_add(maj);
         into.extend([w[t], ch, maj, t1, t2, a ^ b]);
         // `w + k` of a zero word is the round constant, public.
-        if w[t] != 0 {
+        if w[t] != W::default() {
             into.insert(wk);
         }
         (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
         into.extend([a, e]);
     }
-    let out: [u32; 8] =
-        core::array::from_fn(|i| state[i].wrapping_add([a, b, c, d, e, f, g, h][i]));
+    let out: [W; 8] = core::array::from_fn(|i| state[i].wrapping_add([a, b, c, d, e, f, g, h][i]));
     into.extend(out);
     out
 }
 
-/// As [`sha256_values`] for SHA-1: the schedule words and `w + k`, `a` and `e` of every round,
+/// As [`sha2_values`] for SHA-1: the schedule words and `w + k`, `a` and `e` of every round,
 /// the round function `f`, the new state.
 fn sha1_values(state: &[u32; 5], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 5] {
     let mut w = [0u32; 80];
@@ -275,7 +309,7 @@ impl Lanes for multisha_contract::Sha1Compression {
 
 impl Lanes for multisha_contract::Sha256Compression {
     fn values(state: &[u32; 8], block: &[u8; 64], into: &mut HashSet<u32>) -> [u32; 8] {
-        sha256_values(state, block, into)
+        sha2_values(&SHA256, state, block, into)
     }
     fn scan(below: &[u8], forbidden: &HashSet<u32>) -> Vec<(usize, u32)> {
         words_found(below, forbidden)
@@ -284,7 +318,7 @@ impl Lanes for multisha_contract::Sha256Compression {
 
 impl Lanes for multisha_contract::Sha512Compression {
     fn values(state: &[u64; 8], block: &[u8; 128], into: &mut HashSet<u64>) -> [u64; 8] {
-        sha512_values(state, block, into)
+        sha2_values(&SHA512, state, block, into)
     }
     fn scan(below: &[u8], forbidden: &HashSet<u64>) -> Vec<(usize, u64)> {
         words64_found(below, forbidden)
@@ -463,45 +497,6 @@ fn lane_kernels_leave_no_state_or_schedule_on_the_stack() {
     assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
 }
 
-/// As [`sha256_values`] for SHA-512 (a kernel holds 64-bit words).
-fn sha512_values(state: &[u64; 8], block: &[u8; 128], into: &mut HashSet<u64>) -> [u64; 8] {
-    let mut w = [0u64; 80];
-    for t in 0..80 {
-        w[t] = if t < 16 {
-            u64::from_be_bytes(block[8 * t..8 * t + 8].try_into().expect("8"))
-        } else {
-            let s0 = w[t - 15].rotate_right(1) ^ w[t - 15].rotate_right(8) ^ (w[t - 15] >> 7);
-            let s1 = w[t - 2].rotate_right(19) ^ w[t - 2].rotate_right(61) ^ (w[t - 2] >> 6);
-            w[t - 16]
-                .wrapping_add(s0)
-                .wrapping_add(w[t - 7])
-                .wrapping_add(s1)
-        };
-    }
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    into.extend(state);
-    for t in 0..80 {
-        let wk = w[t].wrapping_add(multisha_contract::SHA512_K[t]);
-        let ch = (e & f) ^ (!e & g);
-        let maj = (a & b) ^ (a & c) ^ (b & c);
-        let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
-        let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
-        let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
-        let t2 = s0.wrapping_add(maj);
-        into.extend([w[t], ch, maj, t1, t2, a ^ b]);
-        // `w + k` of a zero word is the round constant, public.
-        if w[t] != 0 {
-            into.insert(wk);
-        }
-        (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
-        into.extend([a, e]);
-    }
-    let out: [u64; 8] =
-        core::array::from_fn(|i| state[i].wrapping_add([a, b, c, d, e, f, g, h][i]));
-    into.extend(out);
-    out
-}
-
 /// Messages of many lengths (0 to 600 bytes, some equal), so that a batch runs its lane kernels
 /// of every width, the constant entry on the shared padding block, and the single-message
 /// kernel.
@@ -564,15 +559,15 @@ fn message_values<W: Copy + Eq + core::hash::Hash, const N: usize>(
     into.extend(mine);
 }
 
-/// [`sha1_values`], [`sha256_values`] and [`sha512_values`] on a block given as a slice.
+/// [`sha1_values`] and [`sha2_values`] on a block given as a slice.
 fn sha1_slice(state: &[u32; 5], block: &[u8], into: &mut HashSet<u32>) -> [u32; 5] {
     sha1_values(state, block.try_into().expect("64 bytes"), into)
 }
 fn sha256_slice(state: &[u32; 8], block: &[u8], into: &mut HashSet<u32>) -> [u32; 8] {
-    sha256_values(state, block.try_into().expect("64 bytes"), into)
+    sha2_values(&SHA256, state, block, into)
 }
 fn sha512_slice(state: &[u64; 8], block: &[u8], into: &mut HashSet<u64>) -> [u64; 8] {
-    sha512_values(state, block.try_into().expect("128 bytes"), into)
+    sha2_values(&SHA512, state, block, into)
 }
 
 /// The batch functions, called through the public API, leave no schedule word, round value or

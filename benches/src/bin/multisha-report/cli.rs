@@ -8,7 +8,8 @@ pub(crate) const USAGE: &str = "\
 usage: cargo xtask report [--quick] [--algo ID] [--variants a,b] [--sizes 64,1024] [--out DIR]
 
 Checks that every available multisha variant and every peer (RustCrypto, ring, OpenSSL) agree,
-then measures them and writes report.md, report.json and SVG plots.
+then measures them (hashes, batches, short paths, PBKDF2 against RustCrypto pbkdf2, ring,
+OpenSSL and fastpbkdf2) and writes report.md, report.json and SVG plots.
 
   --quick          fewer rounds and shorter samples (under a minute)
   --algo ID        only this algorithm (sha1, sha256, ...)

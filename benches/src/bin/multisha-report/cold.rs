@@ -2,12 +2,12 @@
 //! running a lot of other code, then the data caches by reading a buffer larger than the
 //! last-level cache. The same single-call timing without the flush gives the hot figure.
 
-use crate::counter;
 use crate::icache;
 use crate::measure::Stat;
 use crate::progress::Progress;
 use crate::verify::message;
 use multisha_benches::Contender;
+use multisha_benches::counter;
 use std::hint::black_box;
 
 /// Memory read to evict the data caches.

@@ -7,7 +7,6 @@ mod batch;
 mod cli;
 mod codesize;
 mod cold;
-mod counter;
 mod icache;
 mod machine;
 mod measure;
@@ -23,7 +22,8 @@ mod verify;
 use cli::{CliError, Options};
 use measure::{Cell, Plan};
 use multisha::engine::CpuFeatures;
-use multisha_benches::{Contender, Kind, contenders};
+use multisha_benches::counter;
+use multisha_benches::{Contender, DERIVATIONS, Derivation, Kind, contenders};
 use progress::Progress;
 use results::{AlgoReport, Entry, MaskNote, RegretReport, Report};
 use std::process::ExitCode;
@@ -56,6 +56,8 @@ const TCRYPT: [(usize, usize); 22] = [
 ];
 /// One-shot sizes for the plot and the summary (the criterion sizes).
 const SWEEP: [usize; 7] = [16, 64, 256, 1024, 8192, 16384, 1 << 20];
+/// Rounds of the PBKDF2 section at least (quick mode too).
+const PBKDF2_MIN_ROUNDS: usize = 9;
 /// Sizes of the cold-cache figures.
 const COLD: [usize; 2] = [64, 1024];
 
@@ -185,10 +187,16 @@ fn run(options: &Options) -> Result<(), String> {
         .iter()
         .flat_map(|&a| multisha_benches::batch_functions(a))
         .collect();
+    // PBKDF2 of the chosen algorithms; message sizes and variants do not apply to it.
+    let derivations: Vec<Derivation> = DERIVATIONS
+        .into_iter()
+        .filter(|d| options.algorithms.contains(&d.hash.algorithm()))
+        .collect();
     let mut progress = Progress::new(
         sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + 1)
             + batch_functions.len() * shapes.len()
-            + short_steps,
+            + short_steps
+            + derivations.len(),
     );
 
     let mut algos = Vec::new();
@@ -235,8 +243,9 @@ fn run(options: &Options) -> Result<(), String> {
         let rows = multisha_benches::measure_regret(
             algorithm,
             &regret_shapes,
-            plan.rounds,
-            if options.quick { 100_000.0 } else { 300_000.0 },
+            // Short samples, many rounds, the fastest kept (see `measure_regret`).
+            3 * plan.rounds,
+            50_000.0,
         );
         regret.push(RegretReport {
             algorithm,
@@ -249,6 +258,15 @@ fn run(options: &Options) -> Result<(), String> {
     } else {
         short::measure(&short_paths, &short_sizes, plan, &mut progress)
     };
+    // Each derivation takes milliseconds, so the plan's samples hold one or a few of them;
+    // at least nine rounds (a few seconds in all) so one noisy neighbour moves no median.
+    let pbkdf2_rounds = plan.rounds.max(PBKDF2_MIN_ROUNDS);
+    let pbkdf2 = multisha_benches::measure_pbkdf2(
+        &derivations,
+        pbkdf2_rounds,
+        plan.sample_ticks,
+        &mut |what| progress.step(what),
+    )?;
     progress.finish();
 
     let report = Report {
@@ -268,6 +286,8 @@ fn run(options: &Options) -> Result<(), String> {
         short,
         batches,
         regret,
+        pbkdf2,
+        pbkdf2_rounds,
         algos,
     };
     write(options, &report)?;

@@ -68,7 +68,38 @@ pub(crate) fn render(report: &Report, plots: &[String], batch_plots: &[String]) 
         render_regret(&mut out, regret);
     }
     render_short(&mut out, report);
+    render_pbkdf2(&mut out, report);
     out
+}
+
+/// The PBKDF2 section: ms per derivation of every PBKDF2 implementation, and multisha's ratios.
+fn render_pbkdf2(out: &mut String, report: &Report) {
+    let Some(first) = report.pbkdf2.first() else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\n## PBKDF2-HMAC\n\n\
+         Milliseconds per derivation (a {}-byte password, a {}-byte salt), median of {} \
+         interleaved rounds, every implementation in this process; ratios are the median over \
+         the rounds of the other's time / multisha's in the same round (> 1: multisha \
+         faster). ns/it: multisha's time per iteration (all chains; per chain: divided by the \
+         output blocks); 2 blocks: two blocks of a 16 KiB message through the dispatched \
+         one-shot function (dependent blocks, so about two block latencies: one iteration's \
+         floor for one chain).\n",
+        multisha_benches::PASSWORD.len(),
+        multisha_benches::SALT.len(),
+        report.pbkdf2_rounds
+    );
+    let _ = writeln!(out, "| name | what |\n|---|---|");
+    for (name, _, description) in &first.entries {
+        let _ = writeln!(out, "| {name} | {description} |");
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        multisha_benches::pbkdf2_table(&report.pbkdf2, report.hz)
+    );
 }
 
 /// One algorithm's batch planner: its costs, then the regret table (dispatched time / the
@@ -82,7 +113,7 @@ fn render_regret(out: &mut String, regret: &RegretReport) {
     let _ = writeln!(out, "```text\n{}\n```\n", regret.costs);
     let _ = writeln!(
         out,
-        "Nanoseconds per batch call (medians of interleaved rounds). Regret: dispatched / the \
+        "Nanoseconds per batch call (the fastest of interleaved rounds). Regret: dispatched / the \
          fastest single choice (each many-message variant pinned alone, one by one); 1.00 is \
          as good as knowing the answer, below 1 the plan beats every single choice.\n"
     );

@@ -100,6 +100,10 @@ pub(crate) struct Report {
     pub(crate) batches: Vec<crate::batch::BatchReport>,
     /// The batch planner per algorithm: its costs, and its regret on a grid of shapes.
     pub(crate) regret: Vec<RegretReport>,
+    /// PBKDF2 derivations against the PBKDF2 peers.
+    pub(crate) pbkdf2: Vec<multisha_benches::Pbkdf2Row>,
+    /// Interleaved rounds of the PBKDF2 section.
+    pub(crate) pbkdf2_rounds: usize,
 }
 
 /// The batch planner of one algorithm: the costs it used and its regret table.

@@ -1,5 +1,5 @@
 //! The terminal summary: per algorithm, contenders ranked by one-shot MB/s at 64 B, 1 KiB and
-//! 16 KiB (whichever of these were measured).
+//! 16 KiB (whichever of these were measured); the batch, short-path and PBKDF2 tables.
 
 use crate::results::{Report, size_label};
 
@@ -102,6 +102,14 @@ pub(crate) fn render(report: &Report) -> String {
             }
             out.push('\n');
         }
+    }
+    if !report.pbkdf2.is_empty() {
+        out.push_str(&format!(
+            "\nPBKDF2, ms per derivation, median of {} rounds (ratios: median of the other's time \
+             / multisha's per round, > 1: multisha faster)\n",
+            report.pbkdf2_rounds
+        ));
+        out.push_str(&multisha_benches::pbkdf2_table(&report.pbkdf2, report.hz));
     }
     out
 }

@@ -10,7 +10,7 @@ use multisha_contract::{BlockBytes, Kernel};
 /// The costs the planner of `A` uses now.
 pub(crate) fn costs<A: Registered>() -> BatchCosts {
     let ladder = dispatch::ladder::<A>();
-    let (costs, measured) = calibrate::costs::<A>(ladder);
+    let (costs, measured) = calibrate::costs::<A>();
     let mut kernels = [None; planner::MAX_KERNELS + 1];
     kernels[0] = Some(KernelCost {
         variant: dispatch::single_variant::<A>(),
@@ -46,7 +46,7 @@ pub(crate) fn plan<A: Registered>(lengths: &[usize]) -> BatchPlan {
         (Ladder::only(selection.variant), plan, false)
     } else {
         let ladder = dispatch::ladder::<A>();
-        let (costs, measured) = calibrate::costs::<A>(ladder);
+        let (costs, measured) = calibrate::costs::<A>();
         let lens = |i| lengths[i];
         let plan = planner::plan_for(&costs, count, lens, A::Block::LEN, A::LENGTH_BYTES);
         (*ladder, plan, measured)

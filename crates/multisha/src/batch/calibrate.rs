@@ -15,6 +15,7 @@
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
 //! and so does a build without the `std` feature (no clock).
 
+#[cfg(feature = "std")]
 use super::kernels::Ladder;
 use super::planner::Costs;
 use crate::engine::dispatch;
@@ -25,21 +26,18 @@ pub(crate) const ENV_VAR: &str = "MULTISHA_CALIBRATE";
 
 /// The costs the planner of `A` uses now, and whether they were measured: published once
 /// measured (or, with measuring off, estimated); until then, the estimates.
-pub(crate) fn costs<A: Registered>(ladder: &Ladder<A>) -> (Costs, bool) {
-    with_costs(ladder, |costs, measured| (*costs, measured))
+pub(crate) fn costs<A: Registered>() -> (Costs, bool) {
+    with_costs::<A, _>(|costs, measured| (*costs, measured))
 }
 
 /// `f` of the costs the planner of `A` uses now and whether they were measured, without
 /// copying the published table.
 #[inline]
-pub(crate) fn with_costs<A: Registered, R>(
-    ladder: &Ladder<A>,
-    f: impl FnOnce(&Costs, bool) -> R,
-) -> R {
+pub(crate) fn with_costs<A: Registered, R>(f: impl FnOnce(&Costs, bool) -> R) -> R {
     match dispatch::costs::<A>().get_ref() {
         Some((costs, measured)) => f(costs, *measured),
         None => {
-            let (costs, measured) = first_costs::<A>(ladder);
+            let (costs, measured) = first_costs::<A>();
             f(&costs, measured)
         }
     }
@@ -49,7 +47,8 @@ pub(crate) fn with_costs<A: Registered, R>(
 /// measuring) the estimates serve meanwhile.
 #[cold]
 #[inline(never)]
-fn first_costs<A: Registered>(ladder: &Ladder<A>) -> (Costs, bool) {
+fn first_costs<A: Registered>() -> (Costs, bool) {
+    let ladder = dispatch::ladder::<A>();
     let cell = dispatch::costs::<A>();
     let estimated = ladder.estimated(dispatch::single_variant::<A>().estimated_cost());
     let Some(claim) = cell.claim() else {
@@ -88,7 +87,7 @@ mod measure {
     pub(crate) const BUDGET: Duration = Duration::from_millis(2);
 
     /// Runs per shape; the fastest is kept.
-    const RUNS: usize = 5;
+    const RUNS: usize = 11;
 
     /// Message bytes: nine blocks of the widest block, all zero.
     static ZEROS: [u8; 9 * 128] = [0; 9 * 128];

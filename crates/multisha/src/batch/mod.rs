@@ -17,11 +17,13 @@ pub(crate) mod calibrate;
 pub(crate) mod executor;
 mod io;
 pub(crate) mod kernels;
+mod memo;
 pub(crate) mod planner;
 pub(crate) mod shape;
 
 pub(crate) use io::{Digests, Flat, Messages};
 pub(crate) use kernels::Ladder;
+pub(crate) use memo::PlanMemo;
 pub(crate) use planner::Costs;
 
 use crate::engine::Variant;
@@ -29,6 +31,7 @@ use crate::engine::dispatch;
 use crate::hash_function::HashFunction;
 use multisha_contract::{BlockBytes, Compression, Kernel};
 use planner::{Plan, Runner};
+use shape::{Shape, Tail};
 
 type Block<H> = multisha_contract::Block<<H as HashFunction>::Compression>;
 
@@ -51,19 +54,35 @@ where
     if messages.count() <= 1 {
         return executor::serial::<H, M, D>(single, messages, digests);
     }
-    let ladder = dispatch::ladder::<H::Compression>();
-    let plan = calibrate::with_costs(ladder, |costs, _| {
-        planner::plan_for(
-            costs,
-            messages.count(),
-            |i| messages.get(i).len(),
-            <Block<H> as BlockBytes>::LEN,
-            <H::Compression as Compression>::LENGTH_BYTES,
-        )
+    let lens = |i| messages.get(i).len();
+    let (block_len, length_bytes) = (
+        <Block<H> as BlockBytes>::LEN,
+        <H::Compression as Compression>::LENGTH_BYTES,
+    );
+    calibrate::with_costs::<H::Compression, _>(|costs, measured| {
+        // The smallest batches are settled by their blocks alone, larger equal-length ones
+        // by a plan remembered from an earlier batch of their shape: planning costs as much
+        // as hashing a few short messages. (The plan runs here rather than being returned:
+        // copied out through the stack, it cost a store-forwarding stall per batch.)
+        if costs.surely_one_by_one(messages.count(), lens, block_len, length_bytes) {
+            return executor::serial::<H, M, D>(single, messages, digests);
+        }
+        let shape = Shape::new(messages.count(), lens, block_len, length_bytes);
+        let plan = if shape.each().is_none() {
+            planner::plan_ragged(costs, &shape, lens, block_len, length_bytes)
+        } else {
+            let memo = dispatch::plan_memo::<H::Compression>();
+            memo.get(&shape, measured).unwrap_or_else(|| {
+                let plan = planner::plan(costs, &shape, &Tail::EQUAL);
+                memo.put(&shape, measured, &plan);
+                plan
+            })
+        };
+        let ladder = dispatch::ladder::<H::Compression>();
+        // SAFETY: the ladder's kernels and the single-message kernel come from the
+        // dispatcher, which checked that the CPU runs them.
+        unsafe { executor::execute::<H, M, D>(&plan, ladder, single, messages, digests) }
     });
-    // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
-    // which checked that the CPU runs them.
-    unsafe { executor::execute::<H, M, D>(&plan, ladder, single, messages, digests) };
 }
 
 /// The digests of `messages` into `digests` on the many-message `variant` alone (a lane

@@ -105,7 +105,12 @@ impl Shape {
         shape.equal = equal;
         shape.tail_len = count.min(Shape::TAIL);
         if equal {
-            shape.each = (blocks / count, shape.segments / count);
+            // One message's, without dividing (a division costs as much as the whole pass
+            // over a small batch).
+            shape.each = (
+                ((first + length_bytes) >> shift) + 1,
+                1 + usize::from(first >= block_len),
+            );
         }
         shape
     }
@@ -137,6 +142,11 @@ impl Shape {
             tail.blocks[i + 1] = tail.blocks[i] + (((len + length_bytes) >> shift) + 1) as u32;
             tail.segments[i + 1] = tail.segments[i] + 1 + u32::from(len >= block_len);
         }
+    }
+
+    /// Blocks and segments of each message, if every message has the same length.
+    pub(crate) fn each(&self) -> Option<(usize, usize)> {
+        (self.equal && self.count > 0).then_some(self.each)
     }
 
     /// How many of the last messages the planner can split off.

@@ -10,7 +10,7 @@
 
 use super::select::{Reason, Selection, choose_for, lookup};
 use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant, cpu_features, cpu_mask};
-use crate::batch::{Costs, Ladder};
+use crate::batch::{Costs, Ladder, PlanMemo};
 use crate::hash_function::Registered;
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
@@ -70,6 +70,8 @@ pub struct Slot<A: Compression> {
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
     /// whether they were measured ([`costs`]).
     costs: Published<(Costs, bool)>,
+    /// The plans of recent equal-length batches ([`plan_memo`]).
+    plans: PlanMemo,
     algorithm: PhantomData<fn() -> A>,
 }
 
@@ -96,6 +98,7 @@ impl<A: Registered> Slot<A> {
             lock: AtomicBool::new(false),
             ladder: Published::new(),
             costs: Published::new(),
+            plans: PlanMemo::new(),
             algorithm: PhantomData,
         }
     }
@@ -329,7 +332,18 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
 }
 
 /// The lane kernels of `A` the CPU runs, found once per process and kept in the slot.
+#[inline]
 pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
+    match A::slot().ladder.get_ref() {
+        Some(ladder) => ladder,
+        None => first_ladder::<A>(),
+    }
+}
+
+/// [`ladder`] at the first batch call: the registry read once.
+#[cold]
+#[inline(never)]
+fn first_ladder<A: Registered>() -> &'static Ladder<A> {
     let cell = &A::slot().ladder;
     loop {
         if let Some(ladder) = cell.get_ref() {
@@ -403,6 +417,12 @@ pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
 /// Where the batch planner's costs of `A` are published once measured.
 pub(crate) fn costs<A: Registered>() -> &'static Published<(Costs, bool)> {
     &A::slot().costs
+}
+
+/// The plans of `A`'s recent equal-length batches.
+#[inline]
+pub(crate) fn plan_memo<A: Registered>() -> &'static PlanMemo {
+    &A::slot().plans
 }
 
 /// A value published once and then copied out. Readers never wait: until it is published
