@@ -93,3 +93,25 @@ for which, (tag, n) in enumerate([(b'SHA1', 40), (b'SHA256', 64), (b'SHA512', 12
     }
     for name, line in lines.items():
         write('check_line', f'{tag.decode().lower()}-{name}', bytes([which]) + line)
+
+# pbkdf2: f, variant, iterations - 1 (mod 8), output length (two bytes, little-endian, mod
+# 300), password length, then password and salt. A generator of its own, so the seeds above
+# stay as they were.
+kdf = random.Random(20)
+DIGEST = [20, 28, 32, 48, 64, 28, 32]
+BLOCK = [64, 64, 64, 128, 128, 128, 128]
+for f, name in enumerate(FUNCS):
+    d, b = DIGEST[f], BLOCK[f]
+    cases = {
+        'empty-output': (0, 3, 0, b'password', b'salt'),
+        'one-byte': (1, 0, 1, b'password', b'salt'),
+        'digest-less-one': (2, 1, d - 1, b'', b''),
+        'one-digest': (3, 2, d, b'pass\x00word', b'sa\x00lt'),
+        'digest-and-one': (0, 7, d + 1, bytes(kdf.randrange(256) for _ in range(b)), b'salt'),
+        'two-digests': (1, 4, 2 * d, bytes(kdf.randrange(256) for _ in range(b + 1)), b'NaCl'),
+        'three-digests-and-more': (5, 5, min(3 * d + 5, 299), b'p', bytes(range(b - 4))),
+        'long-salt': (2, 6, 2 * d + 3, b'password', bytes(kdf.randrange(256) for _ in range(b + 9))),
+    }
+    for case, (v, c, n, password, salt) in cases.items():
+        seed = bytes([f, v, c, n % 256, n // 256, len(password)]) + password + salt
+        write('pbkdf2', f'{name}-{case}', seed)

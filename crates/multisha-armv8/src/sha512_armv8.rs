@@ -16,13 +16,17 @@
 //! schedule window in eight. Every two rounds the roles of the four state vectors rotate by
 //! one (the pair that received the new `g, h` is the next pair's `a, b`), so eight round pairs
 //! bring both the roles and the schedule ring back to where they started. It never touches
-//! the workspace.
+//! the workspace. The PBKDF2 loop keeps `U`, `T` and both HMAC keyed states in vectors across
+//! all its iterations: the state vectors are the next message's first words.
 
 use core::arch::aarch64::{
-    uint64x2_t, vaddq_u64, vextq_u64, vld1q_u8, vld1q_u64, vreinterpretq_u64_u8, vrev64q_u8,
-    vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64, vsha512su1q_u64, vst1q_u64,
+    uint64x2_t, vaddq_u64, vandq_u64, veorq_u64, vextq_u64, vld1q_u8, vld1q_u64, vorrq_u64,
+    vreinterpretq_u64_u8, vrev64q_u8, vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64,
+    vsha512su1q_u64, vst1q_u64,
 };
-use multisha_contract::{Block128 as Block, SHA512_K, Sha512Compression, Sha512Workspace};
+use multisha_contract::{
+    Block128 as Block, HmacKeys, SHA512_K, Sha512Compression, Sha512Workspace, hmac_template,
+};
 
 /// Loads the `i`-th pair of message words of `block` as big-endian words: `vrev64q_u8`
 /// reverses the bytes within each 64-bit lane of the little-endian vector load.
@@ -64,6 +68,59 @@ macro_rules! schedule {
     };
 }
 
+/// One block with message words `$words` (eight vectors of two) compressed into the state
+/// vectors `$ab`, `$cd`, `$ef`, `$gh`, feed-forward included.
+macro_rules! compress_block {
+    ($ab:ident, $cd:ident, $ef:ident, $gh:ident, $words:expr) => {{
+        let (ab_in, cd_in, ef_in, gh_in) = ($ab, $cd, $ef, $gh);
+        let [
+            mut s0,
+            mut s1,
+            mut s2,
+            mut s3,
+            mut s4,
+            mut s5,
+            mut s6,
+            mut s7,
+        ]: [uint64x2_t; 8] = $words;
+
+        // Rounds 0..16 read the loaded words; each later group of sixteen first computes
+        // the window vector it is about to use (eight pairs after its last use).
+        two_rounds!(0, s0, $ab, $cd, $ef, $gh);
+        two_rounds!(1, s1, $gh, $ab, $cd, $ef);
+        two_rounds!(2, s2, $ef, $gh, $ab, $cd);
+        two_rounds!(3, s3, $cd, $ef, $gh, $ab);
+        two_rounds!(4, s4, $ab, $cd, $ef, $gh);
+        two_rounds!(5, s5, $gh, $ab, $cd, $ef);
+        two_rounds!(6, s6, $ef, $gh, $ab, $cd);
+        two_rounds!(7, s7, $cd, $ef, $gh, $ab);
+        for group in 1..5 {
+            let p = 8 * group;
+            schedule!(s0, s1, s4, s5, s7);
+            two_rounds!(p, s0, $ab, $cd, $ef, $gh);
+            schedule!(s1, s2, s5, s6, s0);
+            two_rounds!(p + 1, s1, $gh, $ab, $cd, $ef);
+            schedule!(s2, s3, s6, s7, s1);
+            two_rounds!(p + 2, s2, $ef, $gh, $ab, $cd);
+            schedule!(s3, s4, s7, s0, s2);
+            two_rounds!(p + 3, s3, $cd, $ef, $gh, $ab);
+            schedule!(s4, s5, s0, s1, s3);
+            two_rounds!(p + 4, s4, $ab, $cd, $ef, $gh);
+            schedule!(s5, s6, s1, s2, s4);
+            two_rounds!(p + 5, s5, $gh, $ab, $cd, $ef);
+            schedule!(s6, s7, s2, s3, s5);
+            two_rounds!(p + 6, s6, $ef, $gh, $ab, $cd);
+            schedule!(s7, s0, s3, s4, s6);
+            two_rounds!(p + 7, s7, $cd, $ef, $gh, $ab);
+        }
+
+        $ab = vaddq_u64($ab, ab_in);
+        $cd = vaddq_u64($cd, cd_in);
+        $ef = vaddq_u64($ef, ef_in);
+        $gh = vaddq_u64($gh, gh_in);
+    }};
+}
+
 multisha_contract::declare_variant! {
     /// The `armv8` SHA-512 variant.
     pub static VARIANT: Sha512Compression = {
@@ -83,54 +140,65 @@ multisha_contract::declare_variant! {
         let mut gh = load_u64x2(&state[6..8]);
 
         for block in blocks {
-            let (ab_in, cd_in, ef_in, gh_in) = (ab, cd, ef, gh);
-            let [mut s0, mut s1, mut s2, mut s3, mut s4, mut s5, mut s6, mut s7] =
-                core::array::from_fn(|i| load_words(block, i));
+            let words = core::array::from_fn(|i| load_words(block, i));
+            compress_block!(ab, cd, ef, gh, words);
+        }
 
-            // Rounds 0..16 read the loaded words; each later group of sixteen first computes
-            // the window vector it is about to use (eight pairs after its last use).
-            two_rounds!(0, s0, ab, cd, ef, gh);
-            two_rounds!(1, s1, gh, ab, cd, ef);
-            two_rounds!(2, s2, ef, gh, ab, cd);
-            two_rounds!(3, s3, cd, ef, gh, ab);
-            two_rounds!(4, s4, ab, cd, ef, gh);
-            two_rounds!(5, s5, gh, ab, cd, ef);
-            two_rounds!(6, s6, ef, gh, ab, cd);
-            two_rounds!(7, s7, cd, ef, gh, ab);
-            for group in 1..5 {
-                let p = 8 * group;
-                schedule!(s0, s1, s4, s5, s7);
-                two_rounds!(p, s0, ab, cd, ef, gh);
-                schedule!(s1, s2, s5, s6, s0);
-                two_rounds!(p + 1, s1, gh, ab, cd, ef);
-                schedule!(s2, s3, s6, s7, s1);
-                two_rounds!(p + 2, s2, ef, gh, ab, cd);
-                schedule!(s3, s4, s7, s0, s2);
-                two_rounds!(p + 3, s3, cd, ef, gh, ab);
-                schedule!(s4, s5, s0, s1, s3);
-                two_rounds!(p + 4, s4, ab, cd, ef, gh);
-                schedule!(s5, s6, s1, s2, s4);
-                two_rounds!(p + 5, s5, gh, ab, cd, ef);
-                schedule!(s6, s7, s2, s3, s5);
-                two_rounds!(p + 6, s6, ef, gh, ab, cd);
-                schedule!(s7, s0, s3, s4, s6);
-                two_rounds!(p + 7, s7, cd, ef, gh, ab);
+        store(state, [ab, cd, ef, gh]);
+    }
+
+    /// The PBKDF2 loop on the SHA-512 instructions: `U`, `T` and both keyed states stay in
+    /// vector registers across all iterations; a digest's state vectors are the next
+    /// message's first eight words (masked and padded for the shorter outputs), the rest
+    /// constant padding.
+    #[inline(never)]
+    pub fn iterate(
+        keys: &HmacKeys<Sha512Compression>,
+        u: &mut [u64; 8],
+        t: &mut [u64; 8],
+        digest_len: usize,
+        count: u32,
+    ) {
+        if count == 0 {
+            return;
+        }
+        let template = hmac_template::<Sha512Compression>(digest_len);
+        let pairs = |words: &[u64; 16]| -> [uint64x2_t; 8] {
+            core::array::from_fn(|i| load_u64x2(&words[2 * i..2 * i + 2]))
+        };
+        let (mask, pad) = (pairs(&template.mask), pairs(&template.pad));
+        let quarters = |state: &[u64; 8]| -> [uint64x2_t; 4] {
+            core::array::from_fn(|i| load_u64x2(&state[2 * i..2 * i + 2]))
+        };
+        let (inner, outer) = (quarters(&keys.inner), quarters(&keys.outer));
+        let [mut ab, mut cd, mut ef, mut gh] = quarters(u);
+        let mut sum = quarters(t);
+        for _ in 0..count {
+            for start in [inner, outer] {
+                let digest = [ab, cd, ef, gh];
+                let words: [uint64x2_t; 8] = core::array::from_fn(|i| match i {
+                    0..4 => vorrq_u64(vandq_u64(digest[i], mask[i]), pad[i]),
+                    _ => pad[i],
+                });
+                [ab, cd, ef, gh] = start;
+                compress_block!(ab, cd, ef, gh, words);
             }
-
-            ab = vaddq_u64(ab, ab_in);
-            cd = vaddq_u64(cd, cd_in);
-            ef = vaddq_u64(ef, ef_in);
-            gh = vaddq_u64(gh, gh_in);
+            for (sum, word) in sum.iter_mut().zip([ab, cd, ef, gh]) {
+                *sum = veorq_u64(*sum, word);
+            }
         }
+        store(u, [ab, cd, ef, gh]);
+        store(t, sum);
+    }
+}
 
-        let (quarters, _) = state.as_chunks_mut::<2>();
-        // SAFETY: each of the four chunks is two writable `u64`s, exactly what `vst1q_u64`
-        // writes.
-        unsafe {
-            vst1q_u64(quarters[0].as_mut_ptr(), ab);
-            vst1q_u64(quarters[1].as_mut_ptr(), cd);
-            vst1q_u64(quarters[2].as_mut_ptr(), ef);
-            vst1q_u64(quarters[3].as_mut_ptr(), gh);
-        }
+/// Stores the four state vectors as the eight words of `state`.
+#[inline(always)]
+fn store(state: &mut [u64; 8], vectors: [uint64x2_t; 4]) {
+    let (quarters, _) = state.as_chunks_mut::<2>();
+    for (quarter, vector) in quarters.iter_mut().zip(vectors) {
+        // SAFETY: each chunk is two writable `u64`s, exactly what `vst1q_u64` writes; NEON,
+        // which it requires, is part of the aarch64 baseline.
+        unsafe { vst1q_u64(quarter.as_mut_ptr(), vector) };
     }
 }

@@ -5,7 +5,9 @@
 //!
 //! [`declare_variant!`]: crate::declare_variant
 
-use crate::{Compression, ConstantFn, Cost, CpuFeatures, KernelFn, LanesFn};
+use crate::{
+    Compression, ConstantFn, Cost, CpuFeatures, IterateFn, KernelFn, LanesFn, LanesIterateFn,
+};
 use core::fmt;
 
 /// Where a variant keeps its message schedule.
@@ -39,13 +41,40 @@ impl Schedule {
 
 /// The function of a variant.
 pub enum Kernel<A: Compression> {
-    /// Compresses one message's blocks at a time.
-    Single(KernelFn<A>),
+    /// Compresses one message's blocks at a time, and runs the PBKDF2 loop.
+    Single(SingleKernel<A>),
     /// Compresses several messages at once, one per lane.
     Lanes(LaneKernel<A>),
     /// Hashes many messages one after the other with the dispatched single-message kernel:
     /// the portable variant of the many-message interface.
     Serial,
+}
+
+/// A single-message kernel's two entries.
+pub struct SingleKernel<A: Compression> {
+    /// Compresses blocks into a state.
+    pub compress: KernelFn<A>,
+    /// The PBKDF2-HMAC inner loop: the kernel's own, or the portable one over `compress`
+    /// ([`iterate_with`](crate::iterate_with)).
+    pub iterate: IterateFn<A>,
+}
+
+impl<A: Compression> Clone for SingleKernel<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: Compression> Copy for SingleKernel<A> {}
+
+impl<A: Compression> fmt::Debug for SingleKernel<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SingleKernel({:#x}, iterate at {:#x})",
+            self.compress as usize, self.iterate as usize
+        )
+    }
 }
 
 /// A multi-lane kernel: its width and its two entries.
@@ -56,6 +85,8 @@ pub struct LaneKernel<A: Compression> {
     pub compress: LanesFn<A>,
     /// Compresses one block of a given schedule on every lane.
     pub constant: ConstantFn<A>,
+    /// The PBKDF2 loop for one chain per lane, if the kernel has one.
+    pub iterate: Option<LanesIterateFn<A>>,
 }
 
 impl<A: Compression> Clone for LaneKernel<A> {
@@ -99,7 +130,7 @@ impl<A: Compression> Kernel<A> {
     /// [`Kernel::Serial`], which has none of its own.
     pub fn address(&self) -> usize {
         match *self {
-            Kernel::Single(f) => f as usize,
+            Kernel::Single(k) => k.compress as usize,
             Kernel::Lanes(k) => k.compress as usize,
             Kernel::Serial => 0,
         }
@@ -216,9 +247,67 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// also declares its set-up per use in a batch: `cost: { setup: S, call: C, step: P }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
-/// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes.
+/// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may
+/// define a third, its [`LanesIterateFn`] (the PBKDF2 loop of one chain per lane).
+///
+/// A single-message kernel may define a second function, its own [`IterateFn`] (the PBKDF2
+/// loop), which gets the attributes too; without one the declaration gets the portable loop
+/// over the kernel ([`iterate_with`](crate::iterate_with)).
 #[macro_export]
 macro_rules! declare_variant {
+    (
+        $(#[$static_meta:meta])*
+        $static_vis:vis static $static:ident: $alg:ty = {
+            name: $name:literal,
+            description: $description:expr,
+            schedule: $schedule:ident,
+            requires: [$($feature:literal),* $(,)?],
+            lanes: $lanes:literal,
+            cost: { setup: $setup:literal, call: $call:literal, step: $step:literal } $(,)?
+        };
+        $(#[$fn_meta:meta])*
+        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+        $(#[$const_meta:meta])*
+        $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block
+        $(#[$iter_meta:meta])*
+        $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
+    ) => {
+        $(#[$static_meta])*
+        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
+            name: $name,
+            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
+            description: $description,
+            schedule: $crate::Schedule::$schedule,
+            cost: $crate::Cost::new($setup, $call, $step),
+            kernel: $crate::Kernel::Lanes($crate::LaneKernel {
+                lanes: $lanes,
+                compress: $kernel,
+                constant: $constant,
+                iterate: Some($iterate),
+            }),
+        };
+
+        $(#[$fn_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $fn_vis unsafe fn $kernel($($args)*) $body
+
+        $(#[$const_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $const_vis unsafe fn $constant($($const_args)*) $const_body
+
+        $(#[$iter_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $iter_vis unsafe fn $iterate($($iter_args)*) $iter_body
+    };
     (
         $(#[$static_meta:meta])*
         $static_vis:vis static $static:ident: $alg:ty = {
@@ -245,6 +334,7 @@ macro_rules! declare_variant {
                 lanes: $lanes,
                 compress: $kernel,
                 constant: $constant,
+                iterate: None,
             }),
         };
 
@@ -273,6 +363,8 @@ macro_rules! declare_variant {
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+        $(#[$iter_meta:meta])*
+        $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
     ) => {
         $(#[$static_meta])*
         $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
@@ -281,7 +373,67 @@ macro_rules! declare_variant {
             description: $description,
             schedule: $crate::Schedule::$schedule,
             cost: $crate::Cost::new(0.0, $call, $step),
-            kernel: $crate::Kernel::Single($kernel),
+            kernel: $crate::Kernel::Single($crate::SingleKernel {
+                compress: $kernel,
+                iterate: $iterate,
+            }),
+        };
+
+        $(#[$fn_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $fn_vis unsafe fn $kernel($($args)*) $body
+
+        $(#[$iter_meta])*
+        ///
+        /// # Safety
+        #[doc = $crate::__safety_doc!($($feature),*)]
+        $(#[target_feature(enable = $feature)])*
+        $iter_vis unsafe fn $iterate($($iter_args)*) $iter_body
+    };
+    (
+        $(#[$static_meta:meta])*
+        $static_vis:vis static $static:ident: $alg:ty = {
+            name: $name:literal,
+            description: $description:expr,
+            schedule: $schedule:ident,
+            requires: [$($feature:literal),* $(,)?],
+            cost: { call: $call:literal, step: $step:literal } $(,)?
+        };
+        $(#[$fn_meta:meta])*
+        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+    ) => {
+        $(#[$static_meta])*
+        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
+            name: $name,
+            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
+            description: $description,
+            schedule: $crate::Schedule::$schedule,
+            cost: $crate::Cost::new(0.0, $call, $step),
+            kernel: $crate::Kernel::Single($crate::SingleKernel {
+                compress: $kernel,
+                iterate: {
+                    // The portable loop over this kernel, with the kernel's features so the
+                    // kernel may be inlined into it.
+                    $(#[target_feature(enable = $feature)])*
+                    unsafe fn iterate(
+                        keys: &$crate::HmacKeys<$alg>,
+                        u: &mut $crate::State<$alg>,
+                        t: &mut $crate::State<$alg>,
+                        digest_len: usize,
+                        count: u32,
+                    ) {
+                        // SAFETY: this function has the kernel's features, so its caller
+                        // made sure the CPU runs the kernel.
+                        unsafe {
+                            $crate::iterate_with::<$alg>($kernel, keys, u, t, digest_len, count)
+                        }
+                    }
+                    iterate
+                },
+            }),
         };
 
         $(#[$fn_meta])*

@@ -13,8 +13,9 @@
 //! culprit.
 
 use crate::{
-    BlockBytes, Compression, CpuFeatures, Declaration, Kernel, KernelFn, LaneKernel, OutputSpec,
-    Sha1Compression, Sha256Compression, Sha512Compression, Word, WorkspaceBuffer,
+    BlockBytes, Compression, CpuFeatures, Declaration, HmacKeys, Kernel, KernelFn, LaneKernel,
+    OutputSpec, Sha1Compression, Sha256Compression, Sha512Compression, SingleKernel, Word,
+    WorkspaceBuffer, hmac_block, write_digest,
 };
 use sha2::Digest as _;
 use std::vec::Vec;
@@ -426,6 +427,124 @@ pub unsafe fn kernel_suite<A: Reference>(label: &str, kernel: KernelFn<A>) -> us
         + fips_examples::<A>(label, kernel)
 }
 
+/// The PBKDF2 loop of [`IterateFn`](crate::IterateFn) over the reference compression: `U` and
+/// `T` after `count` iterations from `u` and `t`.
+fn reference_iterate<A: Reference>(
+    keys: &HmacKeys<A>,
+    mut u: A::State,
+    mut t: A::State,
+    len: usize,
+    count: u32,
+) -> (A::State, A::State) {
+    let mut block = hmac_block::<A>(len);
+    for _ in 0..count {
+        write_digest(u.as_ref(), &mut block.as_mut()[..len]);
+        let mut inner = keys.inner;
+        A::compress(&mut inner, core::slice::from_ref(&block));
+        write_digest(inner.as_ref(), &mut block.as_mut()[..len]);
+        u = keys.outer;
+        A::compress(&mut u, core::slice::from_ref(&block));
+        for (t, &u) in t.as_mut().iter_mut().zip(u.as_ref()) {
+            *t = *t ^ u;
+        }
+    }
+    (u, t)
+}
+
+/// The first `len` bytes of a state's words, in hex.
+fn digest_hex<A: Compression>(state: &A::State, len: usize) -> std::string::String {
+    let mut out = vec![0; len];
+    write_digest(state.as_ref(), &mut out);
+    hex(&out)
+}
+
+/// Checks a lane kernel's PBKDF2 entry against the loop over the reference compression
+/// function, every lane its own chain from random `U` and `T`, for every output length and
+/// iteration counts from 0 to 200; returns how many checks passed.
+///
+/// # Safety
+/// The CPU must support every feature the kernel requires.
+pub unsafe fn lanes_iterate_suite<A: Reference>(
+    label: &str,
+    lanes: usize,
+    iterate: crate::LanesIterateFn<A>,
+) -> usize {
+    let mut rng = TestRng::new(0x5eed_0006);
+    let mut checks = 0;
+    for output in A::OUTPUTS {
+        let len = output.len;
+        for count in [0u32, 1, 2, 3, 16, 200] {
+            let keys = HmacKeys::<A> {
+                inner: random_state::<A>(&mut rng),
+                outer: random_state::<A>(&mut rng),
+            };
+            let u0: Vec<A::State> = (0..lanes).map(|_| random_state::<A>(&mut rng)).collect();
+            let t0: Vec<A::State> = (0..lanes).map(|_| random_state::<A>(&mut rng)).collect();
+            let (mut u, mut t) = (u0.clone(), t0.clone());
+            // SAFETY: forwarded from the caller.
+            unsafe { iterate(&keys, &mut u, &mut t, len, count) };
+            for lane in 0..lanes {
+                let (want_u, want_t) =
+                    reference_iterate::<A>(&keys, u0[lane], t0[lane], len, count);
+                assert_eq!(
+                    (
+                        digest_hex::<A>(&u[lane], len),
+                        digest_hex::<A>(&t[lane], len)
+                    ),
+                    (digest_hex::<A>(&want_u, len), digest_hex::<A>(&want_t, len)),
+                    "{label}: PBKDF2 entry, lane {lane} of {lanes}, U and T after {count} \
+                     iterations of {}",
+                    output.id
+                );
+                checks += 1;
+            }
+        }
+    }
+    checks
+}
+
+/// Checks a variant's PBKDF2 entry ([`IterateFn`](crate::IterateFn)) against the loop written
+/// over the reference compression function, for every output length of the algorithm, from
+/// random keyed states, `U` and `T` (random words beyond the digest too, which the entry must
+/// ignore), on iteration counts from 0 to 200; returns how many checks passed.
+///
+/// # Safety
+/// The CPU must support every feature the kernel requires.
+pub unsafe fn iterate_suite<A: Reference>(label: &str, kernel: SingleKernel<A>) -> usize {
+    let mut rng = TestRng::new(0x5eed_0005);
+    let mut checks = 0;
+    for output in A::OUTPUTS {
+        let len = output.len;
+        for count in [0u32, 1, 2, 3, 4, 7, 16, 33, 200] {
+            let keys = HmacKeys::<A> {
+                inner: random_state::<A>(&mut rng),
+                outer: random_state::<A>(&mut rng),
+            };
+            let (u0, t0) = (random_state::<A>(&mut rng), random_state::<A>(&mut rng));
+            let (mut u, mut t) = (u0, t0);
+            // SAFETY: forwarded from the caller.
+            unsafe { (kernel.iterate)(&keys, &mut u, &mut t, len, count) };
+
+            let (want_u, want_t) = reference_iterate::<A>(&keys, u0, t0, len, count);
+            let digest = |state: &A::State| digest_hex::<A>(state, len);
+            assert_eq!(
+                digest(&u),
+                digest(&want_u),
+                "{label}: PBKDF2 entry, U after {count} iterations of {}",
+                output.id
+            );
+            assert_eq!(
+                digest(&t),
+                digest(&want_t),
+                "{label}: PBKDF2 entry, T after {count} iterations of {}",
+                output.id
+            );
+            checks += 1;
+        }
+    }
+    checks
+}
+
 /// A random word.
 fn random_word<W: Word>(rng: &mut TestRng) -> W {
     W::from_le_slice(&rng.next_u64().to_le_bytes().repeat(2)[..W::BYTES])
@@ -611,9 +730,16 @@ pub fn declaration_suite<A: Reference>(declaration: &Declaration<A>) -> Option<u
     let checks = match declaration.kernel {
         // SAFETY: the CPU has every feature the declaration requires, and the declaration
         // macro gave the kernel exactly those `#[target_feature]`s.
-        Kernel::Single(kernel) => unsafe { kernel_suite::<A>(&label, kernel) },
+        Kernel::Single(kernel) => unsafe {
+            kernel_suite::<A>(&label, kernel.compress) + iterate_suite::<A>(&label, kernel)
+        },
         // SAFETY: as above.
-        Kernel::Lanes(kernel) => unsafe { lanes_suite::<A>(&label, kernel) },
+        Kernel::Lanes(kernel) => unsafe {
+            lanes_suite::<A>(&label, kernel)
+                + kernel.iterate.map_or(0, |iterate| {
+                    lanes_iterate_suite::<A>(&label, kernel.lanes, iterate)
+                })
+        },
         Kernel::Serial => return None,
     };
     std::eprintln!("{label}: {checks} checks passed");

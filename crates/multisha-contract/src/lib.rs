@@ -39,6 +39,7 @@ mod compression;
 mod cost;
 mod cpu;
 mod declaration;
+mod iterate;
 mod lanes;
 pub mod ops;
 mod padding;
@@ -59,7 +60,10 @@ pub use compression::{
 };
 pub use cost::Cost;
 pub use cpu::{CpuFeatures, Feature, MaskError, parse_mask, str_eq};
-pub use declaration::{Declaration, Kernel, LaneKernel, Schedule};
+pub use declaration::{Declaration, Kernel, LaneKernel, Schedule, SingleKernel};
+pub use iterate::{
+    HmacKeys, HmacTemplate, IterateFn, LanesIterateFn, hmac_block, hmac_template, iterate_with,
+};
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
 pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};

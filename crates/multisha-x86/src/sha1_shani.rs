@@ -9,14 +9,16 @@
 //!
 //! Design: the state lives in two xmm registers for the whole call (loaded once, stored once),
 //! the schedule in a ring of five xmm registers, so the workspace is ignored. Words sit in the
-//! SHA-NI order (`w[t]` in the top lane), hence the full byte reversal on load.
+//! SHA-NI order (`w[t]` in the top lane), hence the full byte reversal on load. The PBKDF2
+//! loop keeps `U`, `T` and both HMAC keyed states in that order across all its iterations:
+//! a digest's `abcd` register is the next message's first four words as it is.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_extract_epi32, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x,
-    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
-    _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_and_si128, _mm_extract_epi32, _mm_loadu_si128, _mm_or_si128,
+    _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
+    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::{Sha1Compression, Sha1Workspace};
+use multisha_contract::{HmacKeys, Sha1Compression, Sha1Workspace, hmac_template};
 
 /// Four rounds from `abcd` = `$h0`: their `e` comes from `$h1` (the `abcd` four rounds
 /// earlier) added to the words `$w`. Evaluates to the new `abcd`.
@@ -35,6 +37,71 @@ macro_rules! schedule_rounds4 {
     };
 }
 
+/// The five state words at `$state` (`&[u32; 5]`) as SHA-NI's `(abcd, e)`, `a` and `e` in
+/// the top lanes.
+macro_rules! to_shani {
+    ($state:expr) => {{
+        let state: &[u32; 5] = $state;
+        // SAFETY: the state is 20 bytes, so its first 16 are readable; the load is unaligned.
+        let abcd = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
+        (
+            _mm_shuffle_epi32::<0x1b>(abcd),
+            _mm_set_epi32(state[4] as i32, 0, 0, 0),
+        )
+    }};
+}
+
+/// Stores a state in SHA-NI order into `$state` (`&mut [u32; 5]`).
+macro_rules! from_shani {
+    ($abcd:expr, $e:expr, $state:expr) => {{
+        let state: &mut [u32; 5] = $state;
+        let abcd = _mm_shuffle_epi32::<0x1b>($abcd);
+        // SAFETY: the state is 20 bytes, so its first 16 are writable; the store is unaligned.
+        unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), abcd) };
+        state[4] = _mm_extract_epi32::<3>($e) as u32;
+    }};
+}
+
+/// One block with message words `$w0..$w3` (w[t] in the top lane) compressed into the state
+/// `$abcd`, `$e`, feed-forward included.
+macro_rules! compress_block {
+    ($abcd:ident, $e:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {{
+        let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
+        let mut w4;
+
+        let mut h0 = $abcd;
+        let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32($e, w0));
+        // Rounds 0..20.
+        h0 = rounds4!(h1, h0, w1, 0);
+        h1 = rounds4!(h0, h1, w2, 0);
+        h0 = rounds4!(h1, h0, w3, 0);
+        schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 0);
+        // Rounds 20..40.
+        schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 1);
+        schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 1);
+        schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 1);
+        schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 1);
+        schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 1);
+        // Rounds 40..60.
+        schedule_rounds4!(h0, h1, w1, w2, w3, w4, w0, 2);
+        schedule_rounds4!(h1, h0, w2, w3, w4, w0, w1, 2);
+        schedule_rounds4!(h0, h1, w3, w4, w0, w1, w2, 2);
+        schedule_rounds4!(h1, h0, w4, w0, w1, w2, w3, 2);
+        schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 2);
+        // Rounds 60..80.
+        schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 3);
+        schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 3);
+        schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 3);
+        schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 3);
+        schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 3);
+        let _ = (w1, w2, w3, w4);
+
+        $abcd = _mm_add_epi32($abcd, h0);
+        // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
+        $e = _mm_sha1nexte_epu32(h1, $e);
+    }};
+}
+
 multisha_contract::declare_variant! {
     /// The `shani` SHA-1 variant.
     pub static VARIANT: Sha1Compression = {
@@ -50,52 +117,59 @@ multisha_contract::declare_variant! {
         let _ = w;
         // Reverses all 16 bytes: big-endian words, and w[t] in the top lane as SHA-NI wants.
         let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
-        // SAFETY: `state` is 20 bytes, so its first 16 are readable; the load is unaligned.
-        let abcd = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
-        let mut abcd = _mm_shuffle_epi32::<0x1b>(abcd);
-        let mut e = _mm_set_epi32(state[4] as i32, 0, 0, 0);
+        let (mut abcd, mut e) = to_shani!(state);
 
         for block in blocks {
             let p: *const __m128i = block.as_ptr().cast();
             // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-            let [mut w0, mut w1, mut w2, mut w3] =
+            let [w0, w1, w2, w3] =
                 unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), reverse)) };
-            let mut w4;
-
-            let mut h0 = abcd;
-            let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32(e, w0));
-            // Rounds 0..20.
-            h0 = rounds4!(h1, h0, w1, 0);
-            h1 = rounds4!(h0, h1, w2, 0);
-            h0 = rounds4!(h1, h0, w3, 0);
-            schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 0);
-            // Rounds 20..40.
-            schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 1);
-            schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 1);
-            schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 1);
-            schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 1);
-            schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 1);
-            // Rounds 40..60.
-            schedule_rounds4!(h0, h1, w1, w2, w3, w4, w0, 2);
-            schedule_rounds4!(h1, h0, w2, w3, w4, w0, w1, 2);
-            schedule_rounds4!(h0, h1, w3, w4, w0, w1, w2, 2);
-            schedule_rounds4!(h1, h0, w4, w0, w1, w2, w3, 2);
-            schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 2);
-            // Rounds 60..80.
-            schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 3);
-            schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 3);
-            schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 3);
-            schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 3);
-            schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 3);
-
-            abcd = _mm_add_epi32(abcd, h0);
-            // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
-            e = _mm_sha1nexte_epu32(h1, e);
+            compress_block!(abcd, e, w0, w1, w2, w3);
         }
 
-        let abcd = _mm_shuffle_epi32::<0x1b>(abcd);
-        // SAFETY: `state` is 20 bytes, so its first 16 are writable; the store is unaligned.
-        unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), abcd) };
-        state[4] = _mm_extract_epi32::<3>(e) as u32;
+        from_shani!(abcd, e, state);
+    }
+
+    /// The PBKDF2 loop with SHA-NI: `U`, `T` and both keyed states stay in registers in
+    /// SHA-NI order for the whole call; the `abcd` register of a digest is its first four
+    /// message words as they are, `e` masked and padded the next four.
+    #[inline(never)]
+    pub fn iterate(
+        keys: &HmacKeys<Sha1Compression>,
+        u: &mut [u32; 5],
+        t: &mut [u32; 5],
+        digest_len: usize,
+        count: u32,
+    ) {
+        if count == 0 {
+            return;
+        }
+        let template = hmac_template::<Sha1Compression>(digest_len);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-1 digests fill the first four words"
+        );
+        // w[t] in the top lane, as SHA-NI wants.
+        let words = |w: &[u32]| _mm_set_epi32(w[0] as i32, w[1] as i32, w[2] as i32, w[3] as i32);
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let (inner_abcd, inner_e) = to_shani!(&keys.inner);
+        let (outer_abcd, outer_e) = to_shani!(&keys.outer);
+        let (mut abcd, mut e) = to_shani!(u);
+        let (mut t_abcd, mut t_e) = to_shani!(t);
+        for _ in 0..count {
+            let w0 = abcd;
+            let w1 = _mm_or_si128(_mm_and_si128(e, mask1), pad1);
+            (abcd, e) = (inner_abcd, inner_e);
+            compress_block!(abcd, e, w0, w1, pad2, pad3);
+            let w0 = abcd;
+            let w1 = _mm_or_si128(_mm_and_si128(e, mask1), pad1);
+            (abcd, e) = (outer_abcd, outer_e);
+            compress_block!(abcd, e, w0, w1, pad2, pad3);
+            t_abcd = _mm_xor_si128(t_abcd, abcd);
+            t_e = _mm_xor_si128(t_e, e);
+        }
+        from_shani!(abcd, e, u);
+        from_shani!(t_abcd, t_e, t);
     }
 }

@@ -9,14 +9,16 @@
 //! the two streams leave no registers for it, and LLVM spilled it to the stack.
 //!
 //! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four
-//! words at a time, reversed into SHA-NI order, no `sha1msg1/2`).
+//! words at a time, reversed into SHA-NI order, no `sha1msg1/2`). The PBKDF2 entry runs two
+//! chains (two output blocks of a derivation) side by side, each message built from its
+//! chain's state registers; its blocks start from the keyed states, so nothing is set aside.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_extract_epi32, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x,
-    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32,
-    _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_and_si128, _mm_extract_epi32, _mm_loadu_si128, _mm_or_si128,
+    _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
+    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::{Sha1Compression, aligned_words, equal_lanes};
+use multisha_contract::{HmacKeys, Sha1Compression, aligned_words, equal_lanes, hmac_template};
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
 const _: () = assert!(
@@ -108,6 +110,37 @@ macro_rules! schedule_rounds4 {
     };
 }
 
+/// Rounds 4..80 of both streams on the schedule rings `$x`, `$y` (the first four slots the
+/// block's words), after the first four rounds: `$h0` holds `abcd` at the start, `$h1` the
+/// `abcd` after round 4.
+macro_rules! rounds80 {
+    ($h0:ident, $h1:ident, $x:ident, $y:ident) => {
+        // Rounds 0..20.
+        rounds4!($h1, $h0, [$x[1], $y[1]], 0);
+        rounds4!($h0, $h1, [$x[2], $y[2]], 0);
+        rounds4!($h1, $h0, [$x[3], $y[3]], 0);
+        schedule_rounds4!($h0, $h1, $x, $y, [0 1 2 3 4], 0);
+        // Rounds 20..40.
+        schedule_rounds4!($h1, $h0, $x, $y, [1 2 3 4 0], 1);
+        schedule_rounds4!($h0, $h1, $x, $y, [2 3 4 0 1], 1);
+        schedule_rounds4!($h1, $h0, $x, $y, [3 4 0 1 2], 1);
+        schedule_rounds4!($h0, $h1, $x, $y, [4 0 1 2 3], 1);
+        schedule_rounds4!($h1, $h0, $x, $y, [0 1 2 3 4], 1);
+        // Rounds 40..60.
+        schedule_rounds4!($h0, $h1, $x, $y, [1 2 3 4 0], 2);
+        schedule_rounds4!($h1, $h0, $x, $y, [2 3 4 0 1], 2);
+        schedule_rounds4!($h0, $h1, $x, $y, [3 4 0 1 2], 2);
+        schedule_rounds4!($h1, $h0, $x, $y, [4 0 1 2 3], 2);
+        schedule_rounds4!($h0, $h1, $x, $y, [0 1 2 3 4], 2);
+        // Rounds 60..80.
+        schedule_rounds4!($h1, $h0, $x, $y, [1 2 3 4 0], 3);
+        schedule_rounds4!($h0, $h1, $x, $y, [2 3 4 0 1], 3);
+        schedule_rounds4!($h1, $h0, $x, $y, [3 4 0 1 2], 3);
+        schedule_rounds4!($h0, $h1, $x, $y, [4 0 1 2 3], 3);
+        schedule_rounds4!($h1, $h0, $x, $y, [0 1 2 3 4], 3);
+    };
+}
+
 multisha_contract::declare_variant! {
     /// The `shani-x2` SHA-1 many-message variant.
     pub static VARIANT: Sha1Compression = {
@@ -141,29 +174,7 @@ multisha_contract::declare_variant! {
                 _mm_sha1rnds4_epu32::<0>(h0[0], _mm_add_epi32(e[0], x0)),
                 _mm_sha1rnds4_epu32::<0>(h0[1], _mm_add_epi32(e[1], y0)),
             ];
-            // Rounds 0..20.
-            rounds4!(h1, h0, [x[1], y[1]], 0);
-            rounds4!(h0, h1, [x[2], y[2]], 0);
-            rounds4!(h1, h0, [x[3], y[3]], 0);
-            schedule_rounds4!(h0, h1, x, y, [0 1 2 3 4], 0);
-            // Rounds 20..40.
-            schedule_rounds4!(h1, h0, x, y, [1 2 3 4 0], 1);
-            schedule_rounds4!(h0, h1, x, y, [2 3 4 0 1], 1);
-            schedule_rounds4!(h1, h0, x, y, [3 4 0 1 2], 1);
-            schedule_rounds4!(h0, h1, x, y, [4 0 1 2 3], 1);
-            schedule_rounds4!(h1, h0, x, y, [0 1 2 3 4], 1);
-            // Rounds 40..60.
-            schedule_rounds4!(h0, h1, x, y, [1 2 3 4 0], 2);
-            schedule_rounds4!(h1, h0, x, y, [2 3 4 0 1], 2);
-            schedule_rounds4!(h0, h1, x, y, [3 4 0 1 2], 2);
-            schedule_rounds4!(h1, h0, x, y, [4 0 1 2 3], 2);
-            schedule_rounds4!(h0, h1, x, y, [0 1 2 3 4], 2);
-            // Rounds 60..80.
-            schedule_rounds4!(h1, h0, x, y, [1 2 3 4 0], 3);
-            schedule_rounds4!(h0, h1, x, y, [2 3 4 0 1], 3);
-            schedule_rounds4!(h1, h0, x, y, [3 4 0 1 2], 3);
-            schedule_rounds4!(h0, h1, x, y, [4 0 1 2 3], 3);
-            schedule_rounds4!(h1, h0, x, y, [0 1 2 3 4], 3);
+            rounds80!(h0, h1, x, y);
             for i in 0..2 {
                 abcd[i] = _mm_add_epi32(reload(&saved[i]), h0[i]);
                 // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
@@ -217,5 +228,66 @@ multisha_contract::declare_variant! {
         rounds4!(h1, h0, words(19), 3);
         store_state(s0, _mm_add_epi32(abcd[0], h0[0]), _mm_sha1nexte_epu32(h1[0], e[0]));
         store_state(s1, _mm_add_epi32(abcd[1], h0[1]), _mm_sha1nexte_epu32(h1[1], e[1]));
+    }
+    /// The PBKDF2 loop of two chains at once (two output blocks of one derivation), as
+    /// `sha1_shani`'s for one: `U`, `T` and both keyed states in SHA-NI order in registers (or
+    /// their spill slots) across all iterations; a digest's `abcd` is the next message's first
+    /// four words as it is, `e` masked and padded the next four.
+    #[inline(never)]
+    pub fn iterate(
+        keys: &HmacKeys<Sha1Compression>,
+        u: &mut [[u32; 5]],
+        t: &mut [[u32; 5]],
+        digest_len: usize,
+        count: u32,
+    ) {
+        let ([u0, u1], [t0, t1]) = (u, t) else {
+            panic!("shani-x2 takes two lanes");
+        };
+        if count == 0 {
+            return;
+        }
+        let template = hmac_template::<Sha1Compression>(digest_len);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-1 digests fill the first four words"
+        );
+        // w[t] in the top lane, as SHA-NI wants.
+        let words = |w: &[u32]| _mm_set_epi32(w[0] as i32, w[1] as i32, w[2] as i32, w[3] as i32);
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let inner = load_state(&keys.inner);
+        let outer = load_state(&keys.outer);
+        let (a0, e0) = load_state(u0);
+        let (a1, e1) = load_state(u1);
+        let (mut abcd, mut e) = ([a0, a1], [e0, e1]);
+        let (ta0, te0) = load_state(t0);
+        let (ta1, te1) = load_state(t1);
+        let (mut t_abcd, mut t_e) = ([ta0, ta1], [te0, te1]);
+        for _ in 0..count {
+            for (start_abcd, start_e) in [inner, outer] {
+                let w1 = [0, 1].map(|i| _mm_or_si128(_mm_and_si128(e[i], mask1), pad1));
+                let mut x = [abcd[0], w1[0], pad2, pad3, abcd[0]];
+                let mut y = [abcd[1], w1[1], pad2, pad3, abcd[1]];
+                let mut h0 = [start_abcd; 2];
+                let mut h1 = [
+                    _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, x[0])),
+                    _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, y[0])),
+                ];
+                rounds80!(h0, h1, x, y);
+                for i in 0..2 {
+                    abcd[i] = _mm_add_epi32(start_abcd, h0[i]);
+                    e[i] = _mm_sha1nexte_epu32(h1[i], start_e);
+                }
+            }
+            for i in 0..2 {
+                t_abcd[i] = _mm_xor_si128(t_abcd[i], abcd[i]);
+                t_e[i] = _mm_xor_si128(t_e[i], e[i]);
+            }
+        }
+        store_state(u0, abcd[0], e[0]);
+        store_state(u1, abcd[1], e[1]);
+        store_state(t0, t_abcd[0], t_e[0]);
+        store_state(t1, t_abcd[1], t_e[1]);
     }
 }

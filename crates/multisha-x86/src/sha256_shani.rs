@@ -9,13 +9,15 @@
 //! Design: the state lives in two xmm registers in SHA-NI order for the whole call
 //! (converted once on entry and once on exit), the schedule in a ring of five xmm registers,
 //! so the workspace is ignored. K is added four words at a time from the contract's table.
+//! The PBKDF2 loop keeps `U`, `T` and both HMAC keyed states in SHA-NI order across all its
+//! iterations and builds each message from the state registers.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128, _mm_set_epi64x,
-    _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
-    _mm_shuffle_epi32, _mm_storeu_si128,
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_loadu_si128,
+    _mm_or_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32,
+    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::{SHA256_K, Sha256Compression, Sha256Workspace};
+use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, Sha256Workspace, hmac_template};
 
 /// Four rounds with schedule words `$w` and constants `K[4*$i..4*$i+4]`.
 macro_rules! rounds4 {
@@ -42,6 +44,90 @@ macro_rules! schedule_rounds4 {
     };
 }
 
+/// The eight state words at `$state` (`&[u32; 8]`) as SHA-NI's `(abef, cdgh)`:
+/// `abef` = [f, e, b, a] and `cdgh` = [h, g, d, c] (lane 0 first).
+macro_rules! to_shani {
+    ($state:expr) => {{
+        let state: &[u32; 8] = $state;
+        let p: *const __m128i = state.as_ptr().cast();
+        // SAFETY: the state is 32 bytes: two unaligned 16-byte loads.
+        let (dcba, hgfe) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
+        let cdab = _mm_shuffle_epi32::<0xb1>(dcba);
+        let efgh = _mm_shuffle_epi32::<0x1b>(hgfe);
+        (
+            _mm_alignr_epi8::<8>(cdab, efgh),
+            _mm_blend_epi16::<0xf0>(efgh, cdab),
+        )
+    }};
+}
+
+/// `[a, b, c, d]` and `[e, f, g, h]` (lane 0 first) of a state in SHA-NI order.
+macro_rules! from_shani_words {
+    ($abef:expr, $cdgh:expr) => {{
+        let feba = _mm_shuffle_epi32::<0x1b>($abef);
+        let dchg = _mm_shuffle_epi32::<0xb1>($cdgh);
+        (
+            _mm_blend_epi16::<0xf0>(feba, dchg),
+            _mm_alignr_epi8::<8>(dchg, feba),
+        )
+    }};
+}
+
+/// Stores a state in SHA-NI order into `$state` (`&mut [u32; 8]`) as eight words.
+macro_rules! from_shani {
+    ($abef:expr, $cdgh:expr, $state:expr) => {{
+        let state: &mut [u32; 8] = $state;
+        let (abcd, efgh) = from_shani_words!($abef, $cdgh);
+        let p: *mut __m128i = state.as_mut_ptr().cast();
+        // SAFETY: the state is 32 bytes: two unaligned 16-byte stores.
+        unsafe {
+            _mm_storeu_si128(p, abcd);
+            _mm_storeu_si128(p.add(1), efgh);
+        }
+    }};
+}
+
+/// The first eight message words of an HMAC block whose digest is the state `$abef`,
+/// `$cdgh`: its words as they are (state words are the digest's big-endian words), the second
+/// four masked and padded for SHA-224.
+macro_rules! message {
+    ($abef:expr, $cdgh:expr, $mask1:expr, $pad1:expr) => {{
+        let (abcd, efgh) = from_shani_words!($abef, $cdgh);
+        (abcd, _mm_or_si128(_mm_and_si128(efgh, $mask1), $pad1))
+    }};
+}
+
+/// One block with message words `$w0..$w3` (big-endian words, w[0] in lane 0 of `$w0`)
+/// compressed into the state `$abef`, `$cdgh`, feed-forward included.
+macro_rules! compress_block {
+    ($abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {{
+        let (abef_in, cdgh_in) = ($abef, $cdgh);
+        let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
+        let mut w4;
+
+        rounds4!($abef, $cdgh, w0, 0);
+        rounds4!($abef, $cdgh, w1, 1);
+        rounds4!($abef, $cdgh, w2, 2);
+        rounds4!($abef, $cdgh, w3, 3);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 4);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 5);
+        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 6);
+        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 7);
+        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 8);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 9);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 10);
+        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 11);
+        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 12);
+        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 13);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 14);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 15);
+        let _ = (w1, w2, w3, w4);
+
+        $abef = _mm_add_epi32($abef, abef_in);
+        $cdgh = _mm_add_epi32($cdgh, cdgh_in);
+    }};
+}
+
 multisha_contract::declare_variant! {
     /// The `shani` SHA-256 variant.
     pub static VARIANT: Sha256Compression = {
@@ -57,53 +143,57 @@ multisha_contract::declare_variant! {
         let _ = w;
         // Byte-swaps each 32-bit word (the message is big-endian).
         let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-        let p: *mut __m128i = state.as_mut_ptr().cast();
-        // SAFETY: `state` is 32 bytes: two unaligned 16-byte loads.
-        let (dcba, hgfe) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
-        // To SHA-NI order: abef = [f, e, b, a] and cdgh = [h, g, d, c] (lane 0 first).
-        let cdab = _mm_shuffle_epi32::<0xb1>(dcba);
-        let efgh = _mm_shuffle_epi32::<0x1b>(hgfe);
-        let mut abef = _mm_alignr_epi8::<8>(cdab, efgh);
-        let mut cdgh = _mm_blend_epi16::<0xf0>(efgh, cdab);
+        let (mut abef, mut cdgh) = to_shani!(state);
 
         for block in blocks {
-            let (abef_in, cdgh_in) = (abef, cdgh);
             let q: *const __m128i = block.as_ptr().cast();
             // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-            let [mut w0, mut w1, mut w2, mut w3] =
+            let [w0, w1, w2, w3] =
                 unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), bswap)) };
-            let mut w4;
-
-            rounds4!(abef, cdgh, w0, 0);
-            rounds4!(abef, cdgh, w1, 1);
-            rounds4!(abef, cdgh, w2, 2);
-            rounds4!(abef, cdgh, w3, 3);
-            schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 4);
-            schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 5);
-            schedule_rounds4!(abef, cdgh, w2, w3, w4, w0, w1, 6);
-            schedule_rounds4!(abef, cdgh, w3, w4, w0, w1, w2, 7);
-            schedule_rounds4!(abef, cdgh, w4, w0, w1, w2, w3, 8);
-            schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 9);
-            schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 10);
-            schedule_rounds4!(abef, cdgh, w2, w3, w4, w0, w1, 11);
-            schedule_rounds4!(abef, cdgh, w3, w4, w0, w1, w2, 12);
-            schedule_rounds4!(abef, cdgh, w4, w0, w1, w2, w3, 13);
-            schedule_rounds4!(abef, cdgh, w0, w1, w2, w3, w4, 14);
-            schedule_rounds4!(abef, cdgh, w1, w2, w3, w4, w0, 15);
-
-            abef = _mm_add_epi32(abef, abef_in);
-            cdgh = _mm_add_epi32(cdgh, cdgh_in);
+            compress_block!(abef, cdgh, w0, w1, w2, w3);
         }
 
-        // Back to [a, b, c, d] and [e, f, g, h].
-        let feba = _mm_shuffle_epi32::<0x1b>(abef);
-        let dchg = _mm_shuffle_epi32::<0xb1>(cdgh);
-        let dcba = _mm_blend_epi16::<0xf0>(feba, dchg);
-        let hgef = _mm_alignr_epi8::<8>(dchg, feba);
-        // SAFETY: `state` is 32 bytes: two unaligned 16-byte stores.
-        unsafe {
-            _mm_storeu_si128(p, dcba);
-            _mm_storeu_si128(p.add(1), hgef);
+        from_shani!(abef, cdgh, state);
+    }
+
+    /// The PBKDF2 loop with SHA-NI: `U`, `T` and both keyed states stay in SHA-NI order in
+    /// registers for the whole call; each compression's message is the last digest's state
+    /// registers reordered (no byte swapping), then the constant padding words.
+    #[inline(never)]
+    pub fn iterate(
+        keys: &HmacKeys<Sha256Compression>,
+        u: &mut [u32; 8],
+        t: &mut [u32; 8],
+        digest_len: usize,
+        count: u32,
+    ) {
+        if count == 0 {
+            return;
         }
+        // The message words past the first four: (e..h & mask) | pad, then padding only.
+        let template = hmac_template::<Sha256Compression>(digest_len);
+        let words = |w: &[u32]| _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-256 digests fill the first four words"
+        );
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let (inner_abef, inner_cdgh) = to_shani!(&keys.inner);
+        let (outer_abef, outer_cdgh) = to_shani!(&keys.outer);
+        let (mut abef, mut cdgh) = to_shani!(u);
+        let (mut t_abef, mut t_cdgh) = to_shani!(t);
+        for _ in 0..count {
+            let (w0, w1) = message!(abef, cdgh, mask1, pad1);
+            (abef, cdgh) = (inner_abef, inner_cdgh);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+            let (w0, w1) = message!(abef, cdgh, mask1, pad1);
+            (abef, cdgh) = (outer_abef, outer_cdgh);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+            t_abef = _mm_xor_si128(t_abef, abef);
+            t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
+        }
+        from_shani!(abef, cdgh, u);
+        from_shani!(t_abef, t_cdgh, t);
     }
 }

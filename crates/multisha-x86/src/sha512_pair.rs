@@ -346,6 +346,10 @@ macro_rules! compress_pairs {
                 out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
                 out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
                 out("ymm12") _, out("ymm13") _,
+                // `vzeroupper` zeroes the upper halves of the two registers the assembly does
+                // not use: where the kernel is inlined (the PBKDF2 loop over it), the compiler
+                // must not keep vectors there.
+                out("ymm14") _, out("ymm15") _,
                 options(nostack),
             );
         }

@@ -270,7 +270,7 @@ fn pinned_kernel<H: HashFunction>(pin: u8) -> KernelFn<Algo<H>> {
         .declaration::<Algo<H>>()
         .expect("a core's pin is a variant of its algorithm");
     match declaration.kernel {
-        Kernel::Single(kernel) => kernel,
+        Kernel::Single(kernel) => kernel.compress,
         _ => unreachable!("a core is pinned to single-message variants only"),
     }
 }

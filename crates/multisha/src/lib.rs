@@ -14,6 +14,9 @@
 //!   is planned: which kernels run which messages is the plan of least predicted time by
 //!   the kernels' costs, measured on the running CPU at the first batch call
 //!   ([`engine::batch_costs`], [`engine::batch_plan`]).
+//! * [`pbkdf2_hmac_sha256`], [`pbkdf2_hmac_sha1`], ... and a constant-time
+//!   [`pbkdf2_hmac_sha256_verify`] next to each: PBKDF2-HMAC with the keyed states computed
+//!   once and every iteration in the kernel's own loop, the state kept in its registers.
 //! * [`engine`]: the algorithms, their variants (best first), what the dispatcher picked and
 //!   why, overrides ([`engine::force`], the `MULTISHA_*` environment variables), pinned
 //!   variants side by side ([`engine::Pinned`], [`engine::PinnedMany`],
@@ -44,6 +47,7 @@ mod batch;
 pub mod block_api;
 pub mod engine;
 mod hash_function;
+mod kdf;
 mod oneshot;
 #[cfg(test)]
 mod tests;
@@ -51,6 +55,13 @@ mod tests;
 pub use algorithms::*;
 pub use digest::{self, Digest};
 pub use hash_function::HashFunction;
+pub use kdf::{
+    Pbkdf2Error, pbkdf2_hmac_sha1, pbkdf2_hmac_sha1_verify, pbkdf2_hmac_sha224,
+    pbkdf2_hmac_sha224_verify, pbkdf2_hmac_sha256, pbkdf2_hmac_sha256_verify, pbkdf2_hmac_sha384,
+    pbkdf2_hmac_sha384_verify, pbkdf2_hmac_sha512, pbkdf2_hmac_sha512_224,
+    pbkdf2_hmac_sha512_224_verify, pbkdf2_hmac_sha512_256, pbkdf2_hmac_sha512_256_verify,
+    pbkdf2_hmac_sha512_verify,
+};
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[doc = include_str!("../../../README.md")]

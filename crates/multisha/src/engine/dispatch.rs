@@ -16,7 +16,9 @@ use core::cell::UnsafeCell;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
-use multisha_contract::{Compression, CpuFeatures, Kernel, KernelFn, State};
+use multisha_contract::{
+    Compression, CpuFeatures, Kernel, KernelFn, LanesIterateFn, SingleKernel, State,
+};
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
 pub(crate) trait Dispatch: Sync {
@@ -123,8 +125,10 @@ impl<A: Registered> Slot<A> {
     /// selection, so that a reader who sees a selection (Acquire) finds its kernel installed.
     fn store(&self, variant: &'static Variant, reason: Reason) {
         if variant.interface() == Interface::Single {
-            self.kernel
-                .store(kernel_of::<A>(variant) as *mut (), Ordering::Release);
+            self.kernel.store(
+                kernel_of::<A>(variant).compress as *mut (),
+                Ordering::Release,
+            );
         }
         #[cfg(test)]
         tests::between_stores();
@@ -199,7 +203,7 @@ impl<A: Registered> Slot<A> {
 
     /// The single-message kernel, resolving the choice first if the probe is still installed.
     fn resolve_kernel(&self) -> KernelFn<A> {
-        kernel_of::<A>(self.selection(Interface::Single).variant)
+        kernel_of::<A>(self.selection(Interface::Single).variant).compress
     }
 }
 
@@ -255,8 +259,8 @@ impl<A: Registered> Dispatch for Slot<A> {
     }
 }
 
-/// The kernel of a single-message variant of `A`.
-fn kernel_of<A: Registered>(variant: &'static Variant) -> KernelFn<A> {
+/// The kernel entries of a single-message variant of `A`.
+fn kernel_of<A: Registered>(variant: &'static Variant) -> SingleKernel<A> {
     let declaration = variant
         .declaration::<A>()
         .expect("a variant of this algorithm's registry");
@@ -351,6 +355,58 @@ fn first_ladder<A: Registered>() -> &'static Ladder<A> {
             None => core::hint::spin_loop(),
         }
     }
+}
+
+/// The entries of the single-message variant of `A` in use (probing first if nothing is
+/// installed yet): what PBKDF2 runs, its loop and its compression from one variant.
+pub(crate) fn current_single<A: Registered>() -> SingleKernel<A> {
+    kernel_of::<A>(single_variant::<A>())
+}
+
+/// How much slower per block than the single-message kernel a lane kernel's batch cost may be
+/// while its PBKDF2 entry still runs the chains: one PBKDF2 chain waits on its own last digest
+/// for every message, which a second chain fills, while a batch step also round-trips the
+/// lanes' states through memory for the feed-forward. On the Sapphire Rapids VM the estimates
+/// were fitted on, `shani-x2`'s step is estimated 12.5% (SHA-1) and 4.5% (SHA-256) slower per
+/// block than `shani`, and its PBKDF2 entry ran two-block derivations 18% and 26-37% faster
+/// (`pbkdf2_quick` example).
+const CHAIN_MARGIN: f32 = 1.25;
+
+/// The lane kernel whose PBKDF2 entry runs the chains of a multi-block derivation side by
+/// side, as its lane count and entry, where that is faster per block than one chain after the
+/// other on the single-message variant (within [`CHAIN_MARGIN`]): the many-message variant
+/// named by `force` or the environment if it has such an entry, else the lane kernel of least
+/// cost per block among those this CPU runs, by the batch planner's costs if they were
+/// measured already, else by the declared estimates (a derivation never starts the measuring).
+pub(crate) fn pbkdf2_chains<A: Registered>() -> Option<(usize, LanesIterateFn<A>)> {
+    let with_entry = |variant: &'static Variant| match variant.declaration::<A>()?.kernel {
+        Kernel::Lanes(kernel) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
+        Kernel::Single(_) | Kernel::Serial => None,
+    };
+    if let Some(variant) = pinned_many::<A>() {
+        return with_entry(variant);
+    }
+    let ladder = ladder::<A>();
+    let estimated;
+    let costs = match costs::<A>().get_ref() {
+        Some((measured, _)) => measured,
+        None => {
+            estimated = ladder.estimated(single_variant::<A>().estimated_cost());
+            &estimated
+        }
+    };
+    let single = costs.single().per_block(1) * CHAIN_MARGIN;
+    costs
+        .lane_kernels()
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &(lanes, cost))| {
+            let entry = with_entry(ladder.variant(k))?;
+            let per_block = cost.per_block(lanes);
+            (per_block < single).then_some((per_block, entry))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, entry)| entry)
 }
 
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).

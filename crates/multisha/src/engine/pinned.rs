@@ -5,7 +5,8 @@ use super::{Error, Interface, Variant, cpu_features};
 use crate::hash_function::HashFunction;
 use core::fmt;
 use core::marker::PhantomData;
-use multisha_contract::{Kernel, KernelFn};
+use core::num::NonZeroU32;
+use multisha_contract::{Kernel, SingleKernel};
 
 /// One-shot hashing with hash function `H` pinned to one variant, leaving the global choice
 /// alone: auditors compare variants side by side in one process.
@@ -18,7 +19,7 @@ use multisha_contract::{Kernel, KernelFn};
 /// ```
 pub struct Pinned<H: HashFunction> {
     variant: &'static Variant,
-    kernel: KernelFn<H::Compression>,
+    kernel: SingleKernel<H::Compression>,
     function: PhantomData<fn() -> H>,
 }
 
@@ -72,7 +73,53 @@ impl<H: HashFunction> Pinned<H> {
     /// The digest of `data`.
     pub fn hash(&self, data: &[u8]) -> H::Digest {
         // SAFETY: the kernel's variant passed `require_available` on this CPU.
-        unsafe { crate::oneshot::hash::<H>(self.kernel, data) }
+        unsafe { crate::oneshot::hash::<H>(self.kernel.compress, data) }
+    }
+
+    /// PBKDF2-HMAC with `H` on the pinned variant (its own iteration loop): the same as
+    /// [`pbkdf2_hmac_sha256`](crate::pbkdf2_hmac_sha256) and the others on the dispatched one.
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use multisha::engine::Pinned;
+    /// let rolled = Pinned::<multisha::Sha256>::new("rolled")?;
+    /// let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+    /// let iterations = NonZeroU32::new(1000).unwrap();
+    /// rolled.pbkdf2_hmac(b"password", b"salt", iterations, &mut a)?;
+    /// multisha::pbkdf2_hmac_sha256(b"password", b"salt", iterations, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An empty `out` or one longer than (2^32 - 1) digests.
+    pub fn pbkdf2_hmac(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iterations: NonZeroU32,
+        out: &mut [u8],
+    ) -> Result<(), crate::Pbkdf2Error> {
+        // SAFETY: the kernel's variant passed `require_available` on this CPU.
+        unsafe { crate::kdf::derive_with::<H>(self.kernel, None, password, salt, iterations, out) }
+    }
+
+    /// [`Pinned::pbkdf2_hmac`] compared with `expected` in constant time.
+    ///
+    /// # Errors
+    /// [`Pbkdf2Error::Mismatch`](crate::Pbkdf2Error::Mismatch) when the derived key differs;
+    /// an empty or too long `expected`.
+    pub fn pbkdf2_hmac_verify(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iterations: NonZeroU32,
+        expected: &[u8],
+    ) -> Result<(), crate::Pbkdf2Error> {
+        // SAFETY: the kernel's variant passed `require_available` on this CPU.
+        unsafe {
+            crate::kdf::verify_with::<H>(self.kernel, None, password, salt, iterations, expected)
+        }
     }
 }
 
@@ -133,6 +180,56 @@ impl<H: HashFunction> PinnedMany<H> {
     /// If `messages` and `digests` differ in length.
     pub fn hash_many(&self, messages: &[&[u8]], digests: &mut [H::Digest]) {
         crate::batch::run_pinned::<H, _, _>(self.variant, messages, digests);
+    }
+
+    /// PBKDF2-HMAC with `H`, the output blocks' chains side by side on the pinned lane
+    /// kernel's PBKDF2 entry while a whole lane count of them is left, the others (and all of
+    /// them for a variant without such an entry) one by one on the dispatched single-message
+    /// variant: the same key as [`pbkdf2_hmac_sha256`](crate::pbkdf2_hmac_sha256) and the
+    /// others.
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use multisha::engine::PinnedMany;
+    /// let serial = PinnedMany::<multisha::Sha256>::new("serial")?;
+    /// let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+    /// let iterations = NonZeroU32::new(1000).unwrap();
+    /// serial.pbkdf2_hmac(b"password", b"salt", iterations, &mut a)?;
+    /// multisha::pbkdf2_hmac_sha256(b"password", b"salt", iterations, &mut b)?;
+    /// assert_eq!(a, b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An empty `out` or one longer than (2^32 - 1) digests.
+    pub fn pbkdf2_hmac(
+        &self,
+        password: &[u8],
+        salt: &[u8],
+        iterations: NonZeroU32,
+        out: &mut [u8],
+    ) -> Result<(), crate::Pbkdf2Error> {
+        let chains = match self
+            .variant
+            .declaration::<H::Compression>()
+            .map(|d| d.kernel)
+        {
+            Some(Kernel::Lanes(kernel)) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
+            _ => None,
+        };
+        let kernel = super::dispatch::current_single::<H::Compression>();
+        // SAFETY: the pinned variant passed `lookup_for` on this CPU (the CPU runs it), and
+        // the dispatcher only ever chooses a single-message variant the CPU runs.
+        unsafe { crate::kdf::derive_with::<H>(kernel, chains, password, salt, iterations, out) }
+    }
+
+    /// Whether the pinned lane kernel runs the chains of a multi-block PBKDF2 derivation (it
+    /// has a PBKDF2 entry).
+    pub fn has_pbkdf2_chains(&self) -> bool {
+        matches!(
+            self.variant.declaration::<H::Compression>().map(|d| d.kernel),
+            Some(Kernel::Lanes(kernel)) if kernel.iterate.is_some()
+        )
     }
 }
 

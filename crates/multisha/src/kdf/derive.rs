@@ -1,0 +1,280 @@
+//! The derivation, written once over a variant's two entries: the keyed states once per
+//! password, then per output block the first `U` from the salt with the compression entry and
+//! the remaining iterations in the kernel's loop ([`IterateFn`](multisha_contract::IterateFn)),
+//! or for several output blocks at once in a lane kernel's
+//! ([`LanesIterateFn`](multisha_contract::LanesIterateFn)).
+
+use super::Pbkdf2Error;
+use crate::hash_function::HashFunction;
+use core::num::NonZeroU32;
+use multisha_contract::{
+    BlockBytes, Compression, HmacKeys, KernelFn, LanesIterateFn, MAX_LANES, SingleKernel, State,
+    WorkspaceBuffer, hmac_block, oneshot, pad_into, wipe_blocks, write_digest,
+};
+use zeroize::Zeroize;
+
+type Algo<H> = <H as HashFunction>::Compression;
+
+/// A lane kernel's PBKDF2 entry and its lane count: that many output blocks' chains side by
+/// side.
+pub(crate) type Chains<A> = (usize, LanesIterateFn<A>);
+
+/// How many digests make an output of `len` bytes: at least one, at most 2^32 - 1.
+pub(crate) fn block_count(len: usize, digest_len: usize) -> Result<u32, Pbkdf2Error> {
+    if len == 0 {
+        return Err(Pbkdf2Error::EmptyOutput);
+    }
+    u32::try_from(len.div_ceil(digest_len))
+        .map_err(|_| Pbkdf2Error::OutputTooLong { len, digest_len })
+}
+
+/// PBKDF2-HMAC with hash function `H` into `out`: output blocks `chains` at a time on the
+/// lane kernel's entry while that many are left, the others one by one on `kernel`.
+///
+/// # Safety
+/// The CPU must support every feature `kernel`'s and `chains`' variants require.
+pub(crate) unsafe fn derive<H: HashFunction>(
+    kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
+    password: &[u8],
+    salt: &[u8],
+    iterations: NonZeroU32,
+    out: &mut [u8],
+) -> Result<(), Pbkdf2Error> {
+    let len = out.len();
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        for_each_block::<H>(
+            kernel,
+            chains,
+            password,
+            salt,
+            iterations,
+            len,
+            |offset, block| {
+                out[offset..offset + block.len()].copy_from_slice(block);
+            },
+        )
+    }
+}
+
+/// Whether PBKDF2-HMAC with hash function `H` gives `expected`, compared in constant time (the
+/// time depends on the lengths only, never on where the keys differ).
+///
+/// # Safety
+/// As [`derive`].
+pub(crate) unsafe fn verify<H: HashFunction>(
+    kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
+    password: &[u8],
+    salt: &[u8],
+    iterations: NonZeroU32,
+    expected: &[u8],
+) -> Result<(), Pbkdf2Error> {
+    let mut difference = 0u8;
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        for_each_block::<H>(
+            kernel,
+            chains,
+            password,
+            salt,
+            iterations,
+            expected.len(),
+            |offset, block| {
+                for (a, b) in block.iter().zip(&expected[offset..]) {
+                    difference |= a ^ b;
+                }
+            },
+        )?;
+    }
+    // Keeps the optimiser from turning the accumulation into an early exit.
+    if core::hint::black_box(difference) == 0 {
+        Ok(())
+    } else {
+        Err(Pbkdf2Error::Mismatch)
+    }
+}
+
+/// Derives the output block by block (each `T_i`, cut to what is left of `len`), handing each
+/// to `emit` with its offset, and wipes every key, state and block it made.
+///
+/// # Safety
+/// As [`derive`].
+unsafe fn for_each_block<H: HashFunction>(
+    kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
+    password: &[u8],
+    salt: &[u8],
+    iterations: NonZeroU32,
+    len: usize,
+    mut emit: impl FnMut(usize, &[u8]),
+) -> Result<(), Pbkdf2Error> {
+    let digest_len = H::OUTPUT.len;
+    let blocks = u64::from(block_count(len, digest_len)?);
+    // SAFETY: forwarded from the caller.
+    let keys = unsafe { hmac_keys::<Algo<H>>(kernel.compress, H::OUTPUT.iv, password, digest_len) };
+    let mut u = [State::<Algo<H>>::default(); MAX_LANES];
+    let mut t = u;
+    let mut digest = [0u8; 64];
+    let mut index = 1u64;
+    while index <= blocks {
+        let left = blocks - index + 1;
+        let together = chains.filter(|&(lanes, _)| left >= lanes as u64);
+        let lanes = together.map_or(1, |(lanes, _)| lanes);
+        for lane in 0..lanes {
+            // The index fits: it is at most `blocks`, at most 2^32 - 1.
+            let block = (index + lane as u64) as u32;
+            // SAFETY: forwarded from the caller.
+            u[lane] = unsafe { first_u(kernel.compress, &keys, salt, block, digest_len) };
+            t[lane] = u[lane];
+        }
+        let rest = iterations.get() - 1;
+        match together {
+            // SAFETY: forwarded from the caller; `u` and `t` have the kernel's lane count.
+            Some((_, iterate)) => unsafe {
+                iterate(&keys, &mut u[..lanes], &mut t[..lanes], digest_len, rest)
+            },
+            // SAFETY: forwarded from the caller.
+            None => unsafe { (kernel.iterate)(&keys, &mut u[0], &mut t[0], digest_len, rest) },
+        }
+        for (lane, t) in t[..lanes].iter().enumerate() {
+            write_digest(t.as_ref(), &mut digest[..digest_len]);
+            // The offset fits: it is less than `len`.
+            let offset = ((index - 1 + lane as u64) * digest_len as u64) as usize;
+            emit(offset, &digest[..digest_len.min(len - offset)]);
+        }
+        index += lanes as u64;
+    }
+    for state in u.iter_mut().chain(&mut t) {
+        state.as_mut().zeroize();
+    }
+    digest.zeroize();
+    Ok(())
+}
+
+/// The HMAC keyed states of `password` (hashed first when longer than a block).
+///
+/// # Safety
+/// The CPU must support every feature `compress` requires.
+unsafe fn hmac_keys<A: Compression>(
+    compress: KernelFn<A>,
+    iv: State<A>,
+    password: &[u8],
+    digest_len: usize,
+) -> HmacKeys<A> {
+    let mut key = A::Block::ZERO;
+    if password.len() > A::Block::LEN {
+        // SAFETY: forwarded from the caller.
+        unsafe { oneshot::<A>(compress, iv, password, &mut key.as_mut()[..digest_len]) };
+    } else {
+        key.as_mut()[..password.len()].copy_from_slice(password);
+    }
+    let mut w = A::Workspace::default();
+    let mut keyed = |pad: u8| {
+        let mut block = key;
+        for byte in block.as_mut() {
+            *byte ^= pad;
+        }
+        let mut state = iv;
+        // SAFETY: forwarded from the caller.
+        unsafe { compress(&mut state, core::slice::from_ref(&block), &mut w) };
+        block.as_mut().zeroize();
+        state
+    };
+    let keys = HmacKeys {
+        inner: keyed(0x36),
+        outer: keyed(0x5c),
+    };
+    w.wipe();
+    key.as_mut().zeroize();
+    keys
+}
+
+/// `U_1 = HMAC(password, salt || INT(index))`, as state words.
+///
+/// # Safety
+/// As [`hmac_keys`].
+unsafe fn first_u<A: Compression>(
+    compress: KernelFn<A>,
+    keys: &HmacKeys<A>,
+    salt: &[u8],
+    index: u32,
+    digest_len: usize,
+) -> State<A> {
+    let mut w = A::Workspace::default();
+    let mut inner = keys.inner;
+    let (blocks, rest) = A::Block::split(salt);
+    if !blocks.is_empty() {
+        // SAFETY: forwarded from the caller.
+        unsafe { compress(&mut inner, blocks, &mut w) };
+    }
+    // The rest of the salt and the index: less than a block and four bytes.
+    let mut joined = [0u8; 256];
+    let joined_len = rest.len() + 4;
+    joined[..rest.len()].copy_from_slice(rest);
+    joined[rest.len()..joined_len].copy_from_slice(&index.to_be_bytes());
+    let (more, tail) = A::Block::split(&joined[..joined_len]);
+    if !more.is_empty() {
+        // SAFETY: as above.
+        unsafe { compress(&mut inner, more, &mut w) };
+    }
+    let mut padded = [A::Block::ZERO; 2];
+    let bits = (A::Block::LEN as u128 + salt.len() as u128 + 4) * 8;
+    let used = pad_into::<A>(&mut padded, tail, bits);
+    // SAFETY: as above.
+    unsafe { compress(&mut inner, &padded[..used], &mut w) };
+
+    let mut block = hmac_block::<A>(digest_len);
+    write_digest(inner.as_ref(), &mut block.as_mut()[..digest_len]);
+    let mut u = keys.outer;
+    // SAFETY: as above.
+    unsafe { compress(&mut u, core::slice::from_ref(&block), &mut w) };
+
+    w.wipe();
+    wipe_blocks(&mut padded);
+    joined.zeroize();
+    block.as_mut().zeroize();
+    inner.as_mut().zeroize();
+    u
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_lengths_are_one_to_2_pow_32_minus_1_digests() {
+        assert_eq!(block_count(0, 32), Err(Pbkdf2Error::EmptyOutput));
+        assert_eq!(block_count(1, 32), Ok(1));
+        assert_eq!(block_count(33, 32), Ok(2));
+        assert_eq!(block_count(64, 32), Ok(2));
+        #[cfg(target_pointer_width = "64")]
+        {
+            let max = u32::MAX as usize * 20;
+            assert_eq!(block_count(max, 20), Ok(u32::MAX));
+            assert_eq!(
+                block_count(max + 1, 20),
+                Err(Pbkdf2Error::OutputTooLong {
+                    len: max + 1,
+                    digest_len: 20
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let long = Pbkdf2Error::OutputTooLong {
+            len: 85_899_345_901,
+            digest_len: 20,
+        };
+        assert_eq!(
+            std::format!("{long}"),
+            "PBKDF2 output of 85899345901 bytes is too long: at most (2^32 - 1) blocks of 20 \
+             bytes (85899345900 bytes)"
+        );
+        assert!(std::format!("{}", Pbkdf2Error::EmptyOutput).contains("0 bytes"));
+        assert!(std::format!("{}", Pbkdf2Error::Mismatch).contains("does not match"));
+    }
+}
