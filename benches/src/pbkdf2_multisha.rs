@@ -1,22 +1,16 @@
-//! multisha's PBKDF2 as the benchmarks call it: the one place that names it, so switching to
-//! the library's own functions touches only this file.
-//!
-//! TODO(lead): switch to multisha::pbkdf2_hmac_* once branch pbkdf2 merges: the three bodies
-//! become `multisha::pbkdf2_hmac_sha1(password, salt, iterations, out)
-//! .expect("output length within PBKDF2's limit")` (and `_sha256`, `_sha512`), and
-//! [`DESCRIPTION`] says `multisha::pbkdf2_hmac_*`. Until then they run RustCrypto `pbkdf2` over
-//! multisha's hashers, the same code as the `rustcrypto+multisha` peer.
+//! multisha's PBKDF2 as the benchmarks call it: the one place that names it.
 
 use std::num::NonZeroU32;
 
 /// What the `multisha` PBKDF2 contender runs, for the tables.
-pub const DESCRIPTION: &str = "multisha (shim until branch pbkdf2 merges: RustCrypto pbkdf2 \
-                               over multisha's hashers)";
+pub const DESCRIPTION: &str = "multisha::pbkdf2_hmac_* (keyed states once, the loop inside the \
+                               dispatched kernel, output blocks' chains side by side on lanes \
+                               where faster)";
 
 /// PBKDF2-HMAC-SHA1 through multisha.
 pub fn multisha_pbkdf2_sha1(password: &[u8], salt: &[u8], iterations: NonZeroU32, out: &mut [u8]) {
-    // TODO(lead): switch to multisha::pbkdf2_hmac_* once branch pbkdf2 merges
-    pbkdf2::pbkdf2_hmac::<multisha::Sha1>(password, salt, iterations.get(), out);
+    multisha::pbkdf2_hmac_sha1(password, salt, iterations, out)
+        .expect("output length within PBKDF2's limit");
 }
 
 /// PBKDF2-HMAC-SHA256 through multisha.
@@ -26,8 +20,8 @@ pub fn multisha_pbkdf2_sha256(
     iterations: NonZeroU32,
     out: &mut [u8],
 ) {
-    // TODO(lead): switch to multisha::pbkdf2_hmac_* once branch pbkdf2 merges
-    pbkdf2::pbkdf2_hmac::<multisha::Sha256>(password, salt, iterations.get(), out);
+    multisha::pbkdf2_hmac_sha256(password, salt, iterations, out)
+        .expect("output length within PBKDF2's limit");
 }
 
 /// PBKDF2-HMAC-SHA512 through multisha.
@@ -37,6 +31,6 @@ pub fn multisha_pbkdf2_sha512(
     iterations: NonZeroU32,
     out: &mut [u8],
 ) {
-    // TODO(lead): switch to multisha::pbkdf2_hmac_* once branch pbkdf2 merges
-    pbkdf2::pbkdf2_hmac::<multisha::Sha512>(password, salt, iterations.get(), out);
+    multisha::pbkdf2_hmac_sha512(password, salt, iterations, out)
+        .expect("output length within PBKDF2's limit");
 }
