@@ -38,15 +38,27 @@ fn iterations(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n).expect("a positive count")
 }
 
-/// Every way to derive with `H`: the dispatched function and each pinned variant, by label.
-fn derivations<H: HashFunction>(kdf: &Kdf) -> Vec<Labelled> {
+/// Which derivations a test runs: the dispatched function (every run, forced variants and CPU
+/// masks included), or each variant pinned by name (tests named `every_variant_...`, which
+/// the runs per forced variant and per mask skip: they would test the same again).
+#[derive(Clone, Copy)]
+enum Ways {
+    Dispatched,
+    EveryVariant,
+}
+
+/// The ways to derive with `H` that `ways` names, by label.
+fn derivations<H: HashFunction>(kdf: &Kdf, ways: Ways) -> Vec<Labelled> {
     let derive = kdf.derive;
-    let mut all: Vec<Labelled> = vec![(
-        format!("{} dispatched", H::id()),
-        Box::new(move |p: &[u8], s: &[u8], c: u32, out: &mut [u8]| {
-            derive(p, s, iterations(c), out).expect("a valid length")
-        }),
-    )];
+    if let Ways::Dispatched = ways {
+        return vec![(
+            format!("{} dispatched", H::id()),
+            Box::new(move |p: &[u8], s: &[u8], c: u32, out: &mut [u8]| {
+                derive(p, s, iterations(c), out).expect("a valid length")
+            }),
+        )];
+    }
+    let mut all: Vec<Labelled> = Vec::new();
     for pin in pinned::<H>() {
         all.push((
             format!("{} on {}", H::id(), pin.variant()),
@@ -61,7 +73,7 @@ fn derivations<H: HashFunction>(kdf: &Kdf) -> Vec<Labelled> {
 
 /// The Wycheproof vectors of `file` (all "valid") on every derivation, the iteration counts up
 /// to `max_iterations`; returns how many ran per derivation.
-fn wycheproof<H: HashFunction>(kdf: &Kdf, file: &str, max_iterations: u64) -> usize {
+fn wycheproof<H: HashFunction>(kdf: &Kdf, ways: Ways, file: &str, max_iterations: u64) -> usize {
     let path = format!(
         "{}/tests/data/wycheproof/{file}",
         env!("CARGO_MANIFEST_DIR")
@@ -69,7 +81,7 @@ fn wycheproof<H: HashFunction>(kdf: &Kdf, file: &str, max_iterations: u64) -> us
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let json: Value = serde_json::from_str(&text).expect("valid JSON");
     let mut cases = 0;
-    let derivations = derivations::<H>(kdf);
+    let derivations = derivations::<H>(kdf, ways);
     for group in json["testGroups"].as_array().expect("testGroups") {
         for test in group["tests"].as_array().expect("tests") {
             let id = &test["tcId"];
@@ -137,7 +149,14 @@ const SHA512_256: Kdf = Kdf {
 #[test]
 fn wycheproof_sha1() {
     // The 16,777,216-iteration case runs in `wycheproof_sha1_large_iteration_counts`.
-    assert!(wycheproof::<multisha::Sha1>(&SHA1, "pbkdf2_hmacsha1_test.json", 4096) >= 60);
+    let file = "pbkdf2_hmacsha1_test.json";
+    assert!(wycheproof::<multisha::Sha1>(&SHA1, Ways::Dispatched, file, 4096) >= 60);
+}
+
+#[test]
+fn every_variant_wycheproof_sha1() {
+    let file = "pbkdf2_hmacsha1_test.json";
+    assert!(wycheproof::<multisha::Sha1>(&SHA1, Ways::EveryVariant, file, 4096) >= 60);
 }
 
 /// The SHA-1 vectors with 16,777,216 iterations: seconds in a release build, minutes in a
@@ -146,7 +165,12 @@ fn wycheproof_sha1() {
 #[ignore = "16,777,216 iterations: run in release mode"]
 fn wycheproof_sha1_large_iteration_counts() {
     assert_eq!(
-        wycheproof::<multisha::Sha1>(&SHA1, "pbkdf2_hmacsha1_test.json", u64::MAX),
+        wycheproof::<multisha::Sha1>(
+            &SHA1,
+            Ways::EveryVariant,
+            "pbkdf2_hmacsha1_test.json",
+            u64::MAX
+        ),
         64
     );
 }
@@ -154,7 +178,25 @@ fn wycheproof_sha1_large_iteration_counts() {
 #[test]
 fn wycheproof_sha224() {
     assert_eq!(
-        wycheproof::<multisha::Sha224>(&SHA224, "pbkdf2_hmacsha224_test.json", 4096),
+        wycheproof::<multisha::Sha224>(
+            &SHA224,
+            Ways::Dispatched,
+            "pbkdf2_hmacsha224_test.json",
+            4096
+        ),
+        58
+    );
+}
+
+#[test]
+fn every_variant_wycheproof_sha224() {
+    assert_eq!(
+        wycheproof::<multisha::Sha224>(
+            &SHA224,
+            Ways::EveryVariant,
+            "pbkdf2_hmacsha224_test.json",
+            4096
+        ),
         58
     );
 }
@@ -162,7 +204,25 @@ fn wycheproof_sha224() {
 #[test]
 fn wycheproof_sha256() {
     assert_eq!(
-        wycheproof::<multisha::Sha256>(&SHA256, "pbkdf2_hmacsha256_test.json", 80_000),
+        wycheproof::<multisha::Sha256>(
+            &SHA256,
+            Ways::Dispatched,
+            "pbkdf2_hmacsha256_test.json",
+            80_000
+        ),
+        60
+    );
+}
+
+#[test]
+fn every_variant_wycheproof_sha256() {
+    assert_eq!(
+        wycheproof::<multisha::Sha256>(
+            &SHA256,
+            Ways::EveryVariant,
+            "pbkdf2_hmacsha256_test.json",
+            80_000
+        ),
         60
     );
 }
@@ -170,7 +230,25 @@ fn wycheproof_sha256() {
 #[test]
 fn wycheproof_sha384() {
     assert_eq!(
-        wycheproof::<multisha::Sha384>(&SHA384, "pbkdf2_hmacsha384_test.json", 4096),
+        wycheproof::<multisha::Sha384>(
+            &SHA384,
+            Ways::Dispatched,
+            "pbkdf2_hmacsha384_test.json",
+            4096
+        ),
+        58
+    );
+}
+
+#[test]
+fn every_variant_wycheproof_sha384() {
+    assert_eq!(
+        wycheproof::<multisha::Sha384>(
+            &SHA384,
+            Ways::EveryVariant,
+            "pbkdf2_hmacsha384_test.json",
+            4096
+        ),
         58
     );
 }
@@ -178,7 +256,25 @@ fn wycheproof_sha384() {
 #[test]
 fn wycheproof_sha512() {
     assert_eq!(
-        wycheproof::<multisha::Sha512>(&SHA512, "pbkdf2_hmacsha512_test.json", 4096),
+        wycheproof::<multisha::Sha512>(
+            &SHA512,
+            Ways::Dispatched,
+            "pbkdf2_hmacsha512_test.json",
+            4096
+        ),
+        58
+    );
+}
+
+#[test]
+fn every_variant_wycheproof_sha512() {
+    assert_eq!(
+        wycheproof::<multisha::Sha512>(
+            &SHA512,
+            Ways::EveryVariant,
+            "pbkdf2_hmacsha512_test.json",
+            4096
+        ),
         58
     );
 }
@@ -187,6 +283,15 @@ fn wycheproof_sha512() {
 /// the ignored test above).
 #[test]
 fn rfc6070() {
+    rfc6070_on(Ways::Dispatched);
+}
+
+#[test]
+fn every_variant_rfc6070() {
+    rfc6070_on(Ways::EveryVariant);
+}
+
+fn rfc6070_on(ways: Ways) {
     let cases: [(&[u8], &[u8], u32, &str); 5] = [
         (
             b"password",
@@ -220,7 +325,7 @@ fn rfc6070() {
         ),
     ];
     for (password, salt, count, want) in cases {
-        for (label, derive) in derivations::<multisha::Sha1>(&SHA1) {
+        for (label, derive) in derivations::<multisha::Sha1>(&SHA1, ways) {
             let mut out = vec![0; want.len() / 2];
             derive(password, salt, count, &mut out);
             assert_eq!(hex::encode(&out), want, "{label}: {count} iterations");
@@ -231,6 +336,15 @@ fn rfc6070() {
 /// RFC 7914 §11 (PBKDF2-HMAC-SHA256, 64-byte outputs).
 #[test]
 fn rfc7914() {
+    rfc7914_on(Ways::Dispatched);
+}
+
+#[test]
+fn every_variant_rfc7914() {
+    rfc7914_on(Ways::EveryVariant);
+}
+
+fn rfc7914_on(ways: Ways) {
     let cases: [(&[u8], &[u8], u32, &str); 2] = [
         (
             b"passwd",
@@ -248,7 +362,7 @@ fn rfc7914() {
         ),
     ];
     for (password, salt, count, want) in cases {
-        for (label, derive) in derivations::<multisha::Sha256>(&SHA256) {
+        for (label, derive) in derivations::<multisha::Sha256>(&SHA256, ways) {
             let mut out = [0; 64];
             derive(password, salt, count, &mut out);
             assert_eq!(hex::encode(out), want, "{label}: {count} iterations");
@@ -259,7 +373,7 @@ fn rfc7914() {
 /// RustCrypto's `pbkdf2` on random inputs: passwords of 0 to 300 bytes (past one and two
 /// blocks), salts of 0 to 300, 1 to 40 iterations, outputs of 1 byte to three digests and a
 /// bit; and every edge listed.
-fn differential<H: HashFunction>(kdf: &Kdf, seed: u64) -> usize {
+fn differential<H: HashFunction>(kdf: &Kdf, ways: Ways, seed: u64) -> usize {
     let digest = H::OUTPUT.len;
     let block = H::algorithm().block_len();
     let mut rng = TestRng::new(seed);
@@ -302,7 +416,7 @@ fn differential<H: HashFunction>(kdf: &Kdf, seed: u64) -> usize {
             cases.push((b"password".to_vec(), b"salt".to_vec(), count, len));
         }
     }
-    let derivations = derivations::<H>(kdf);
+    let derivations = derivations::<H>(kdf, ways);
     for (password, salt, count, len) in &cases {
         let mut want = vec![0; *len];
         (kdf.reference)(password, salt, *count, &mut want);
@@ -324,37 +438,72 @@ fn differential<H: HashFunction>(kdf: &Kdf, seed: u64) -> usize {
 
 #[test]
 fn matches_rustcrypto_sha1() {
-    assert!(differential::<multisha::Sha1>(&SHA1, 1) > 100);
+    assert!(differential::<multisha::Sha1>(&SHA1, Ways::Dispatched, 1) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha1() {
+    assert!(differential::<multisha::Sha1>(&SHA1, Ways::EveryVariant, 1) > 100);
 }
 
 #[test]
 fn matches_rustcrypto_sha224() {
-    assert!(differential::<multisha::Sha224>(&SHA224, 2) > 100);
+    assert!(differential::<multisha::Sha224>(&SHA224, Ways::Dispatched, 2) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha224() {
+    assert!(differential::<multisha::Sha224>(&SHA224, Ways::EveryVariant, 2) > 100);
 }
 
 #[test]
 fn matches_rustcrypto_sha256() {
-    assert!(differential::<multisha::Sha256>(&SHA256, 3) > 100);
+    assert!(differential::<multisha::Sha256>(&SHA256, Ways::Dispatched, 3) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha256() {
+    assert!(differential::<multisha::Sha256>(&SHA256, Ways::EveryVariant, 3) > 100);
 }
 
 #[test]
 fn matches_rustcrypto_sha384() {
-    assert!(differential::<multisha::Sha384>(&SHA384, 4) > 100);
+    assert!(differential::<multisha::Sha384>(&SHA384, Ways::Dispatched, 4) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha384() {
+    assert!(differential::<multisha::Sha384>(&SHA384, Ways::EveryVariant, 4) > 100);
 }
 
 #[test]
 fn matches_rustcrypto_sha512() {
-    assert!(differential::<multisha::Sha512>(&SHA512, 5) > 100);
+    assert!(differential::<multisha::Sha512>(&SHA512, Ways::Dispatched, 5) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha512() {
+    assert!(differential::<multisha::Sha512>(&SHA512, Ways::EveryVariant, 5) > 100);
 }
 
 #[test]
 fn matches_rustcrypto_sha512_224() {
-    assert!(differential::<multisha::Sha512_224>(&SHA512_224, 6) > 100);
+    assert!(differential::<multisha::Sha512_224>(&SHA512_224, Ways::Dispatched, 6) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha512_224() {
+    assert!(differential::<multisha::Sha512_224>(&SHA512_224, Ways::EveryVariant, 6) > 100);
 }
 
 #[test]
 fn matches_rustcrypto_sha512_256() {
-    assert!(differential::<multisha::Sha512_256>(&SHA512_256, 7) > 100);
+    assert!(differential::<multisha::Sha512_256>(&SHA512_256, Ways::Dispatched, 7) > 100);
+}
+
+#[test]
+fn every_variant_matches_rustcrypto_sha512_256() {
+    assert!(differential::<multisha::Sha512_256>(&SHA512_256, Ways::EveryVariant, 7) > 100);
 }
 
 /// Multi-block outputs with the chains side by side on each many-message variant this CPU
