@@ -102,19 +102,9 @@ where
 {
     for i in 0..messages.count() {
         // SAFETY: the single-message kernel comes from the dispatcher, which checks the CPU.
-        let digest = unsafe { one::<H>(single, messages.get(i)) };
+        let digest = unsafe { crate::oneshot::hash::<H>(single, messages.get(i)) };
         put::<H, D>(digests, i, &digest);
     }
-}
-
-/// One message through `single`, as the one-shot functions hash it, in a frame of its own.
-///
-/// # Safety
-/// The CPU must run `single`.
-#[inline(never)]
-unsafe fn one<H: HashFunction>(single: KernelFn<H::Compression>, data: &[u8]) -> H::Digest {
-    // SAFETY: forwarded from the caller.
-    unsafe { crate::oneshot::hash::<H>(single, data) }
 }
 
 /// Copies `digest` into digest slot `i`. The callers write each digest into a fixed-size array

@@ -19,7 +19,7 @@
 //! segment and one step per block.
 
 use super::executor::MIN_ROTATION_BLOCKS;
-use super::shape::{Shape, Tail};
+use super::shape::{Shape, Tail, message_blocks};
 use core::fmt;
 use multisha_contract::Cost;
 
@@ -112,10 +112,9 @@ impl Costs {
         block_len: usize,
         length_bytes: usize,
     ) -> bool {
-        let shift = block_len.trailing_zeros();
         let mut blocks = 0;
         for i in 0..count {
-            blocks += ((lens(i) + length_bytes) >> shift) + 1;
+            blocks += message_blocks(lens(i), block_len, length_bytes).0;
             if blocks > self.one_by_one_blocks {
                 return false;
             }

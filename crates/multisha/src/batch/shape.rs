@@ -20,6 +20,18 @@ pub(crate) fn window_of(index: usize, count: usize) -> (usize, usize) {
     }
 }
 
+/// Blocks (padding included) and segments of one message of `len` bytes, for blocks of
+/// `block_len` bytes (a power of two) whose padding ends in a length field of `length_bytes`:
+/// the whole blocks, the tail and the length field, rounded down, plus one; two segments
+/// (whole blocks, then the padded tail) from one block up.
+#[inline(always)]
+pub(crate) fn message_blocks(len: usize, block_len: usize, length_bytes: usize) -> (usize, usize) {
+    (
+        ((len + length_bytes) >> block_len.trailing_zeros()) + 1,
+        1 + usize::from(len >= block_len),
+    )
+}
+
 /// The batch as the planner counts it (blocks include the padding).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Shape {
@@ -76,7 +88,6 @@ impl Shape {
         block_len: usize,
         length_bytes: usize,
     ) -> Self {
-        let shift = block_len.trailing_zeros();
         let mut shape = Shape {
             count,
             blocks: 0,
@@ -90,27 +101,24 @@ impl Shape {
             return shape;
         }
         let first = lens(0);
-        // Blocks: the whole blocks, the tail and the length field, rounded down, plus one.
-        let (mut blocks, mut long, mut longest, mut equal) = (count, 0, 0, true);
+        let (mut blocks, mut segments, mut longest, mut equal) = (0, 0, 0, true);
         for i in 0..count {
             let len = lens(i);
-            blocks += (len + length_bytes) >> shift;
-            long += usize::from(len >= block_len);
+            let (b, s) = message_blocks(len, block_len, length_bytes);
+            blocks += b;
+            segments += s;
             longest = longest.max(len);
             equal &= len == first;
         }
         shape.blocks = blocks;
-        shape.segments = count + long;
-        shape.longest = ((longest + length_bytes) >> shift) + 1;
+        shape.segments = segments;
+        shape.longest = message_blocks(longest, block_len, length_bytes).0;
         shape.equal = equal;
         shape.tail_len = count.min(Shape::TAIL);
         if equal {
             // One message's, without dividing (a division costs as much as the whole pass
             // over a small batch).
-            shape.each = (
-                ((first + length_bytes) >> shift) + 1,
-                1 + usize::from(first >= block_len),
-            );
+            shape.each = message_blocks(first, block_len, length_bytes);
         }
         shape
     }
@@ -119,11 +127,7 @@ impl Shape {
     /// counts them, without a pass over the messages.
     #[inline]
     pub(crate) fn equal(count: usize, len: usize, block_len: usize, length_bytes: usize) -> Self {
-        let shift = block_len.trailing_zeros();
-        let each = (
-            ((len + length_bytes) >> shift) + 1,
-            1 + usize::from(len >= block_len),
-        );
+        let each = message_blocks(len, block_len, length_bytes);
         Shape {
             count,
             blocks: count * each.0,
@@ -147,7 +151,6 @@ impl Shape {
         if self.equal || self.count == 0 {
             return;
         }
-        let shift = block_len.trailing_zeros();
         let (start, end) = window_of(self.count - 1, self.count);
         let mut window = [0u32; WINDOW];
         let window = &mut window[..end - start];
@@ -159,8 +162,9 @@ impl Shape {
         for (i, &len) in last.iter().enumerate() {
             let len = len as usize;
             tail.lens[i] = len as u32;
-            tail.blocks[i + 1] = tail.blocks[i] + (((len + length_bytes) >> shift) + 1) as u32;
-            tail.segments[i + 1] = tail.segments[i] + 1 + u32::from(len >= block_len);
+            let (blocks, segments) = message_blocks(len, block_len, length_bytes);
+            tail.blocks[i + 1] = tail.blocks[i] + blocks as u32;
+            tail.segments[i + 1] = tail.segments[i] + segments as u32;
         }
     }
 
