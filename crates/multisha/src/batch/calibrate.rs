@@ -5,11 +5,11 @@
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe), its lanes full: one-block
 //! messages (one call of one step), twice as many (two calls, two steps), and nine-block ones
-//! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes
-//! interleaved. Three equations give the set-up, the cost per call and per step (a
+//! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes and
+//! the kernels interleaved. Three equations give the set-up, the cost per call and per step (a
 //! single-message kernel has no set-up: two shapes do). A fit far from the kernel's declared
-//! estimate (a preempted run, a clock gone wrong) keeps the estimate. The whole measurement
-//! stops after `BUDGET` (2 ms); kernels not measured by then keep their estimates.
+//! estimate (a preempted run, a clock gone wrong) keeps the estimate. The rounds stop after
+//! `BUDGET` (2 ms), and after 11; a slower machine still measures 3.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
@@ -78,7 +78,7 @@ pub(crate) use measure::measure;
 mod measure {
     use super::*;
     use crate::batch::executor;
-    use crate::batch::planner::{Plan, Runner};
+    use crate::batch::planner::{MAX_KERNELS, Plan, Runner};
     use crate::hash_function::HashFunction;
     use multisha_contract::{BlockBytes, Compression, Cost, KernelFn, MAX_LANES};
     use std::time::{Duration, Instant};
@@ -89,62 +89,94 @@ mod measure {
     /// Runs per shape; the fastest is kept.
     const RUNS: usize = 11;
 
+    /// Runs per shape even past [`BUDGET`] (a machine so slow or busy that these take longer
+    /// than the budget measures that much less precisely, never not at all).
+    const MIN_RUNS: usize = 3;
+
     /// Message bytes: nine blocks of the widest block, all zero.
     static ZEROS: [u8; 9 * 128] = [0; 9 * 128];
 
     /// `estimated` with every kernel of `ladder` and the single-message kernel measured,
     /// within [`BUDGET`].
+    ///
+    /// The kernels take turns, one run of each shape each, round after round: a neighbour
+    /// that takes the CPU for a while slows one round of every kernel (which the minimum
+    /// drops), never every run of one kernel (which would skew the comparison between them).
     pub(crate) fn measure<H: HashFunction>(
         ladder: &Ladder<H::Compression>,
         estimated: Costs,
     ) -> Costs {
         let start = Instant::now();
-        let mut costs = estimated;
         let single = dispatch::current::<H::Compression>();
-        costs.set_single(fit(estimated.single(), false, |groups, blocks| {
-            one_by_one::<H>(single, groups, blocks)
-        }));
-        for k in 0..ladder.len() {
-            if start.elapsed() > BUDGET {
-                break;
+        // Kernel 0 is the single-message one, kernel k + 1 lane kernel k.
+        let kernels = 1 + ladder.len();
+        let time = |kernel: usize, groups: usize, blocks: usize| match kernel {
+            0 => one_by_one::<H>(single, groups, blocks),
+            k => {
+                let lanes = estimated.lane_kernels()[k - 1].0;
+                on_lanes::<H>(ladder, k - 1, groups * lanes, blocks)
             }
-            let (lanes, cost) = estimated.lane_kernels()[k];
-            let measured = fit(cost, true, |groups, blocks| {
-                on_lanes::<H>(ladder, k, groups * lanes, blocks)
-            });
-            costs.set_lanes(k, measured);
+        };
+        // The first runs warm the code, the data and the vector units up; not kept.
+        for kernel in 0..kernels {
+            time(kernel, 1, 1);
+            time(kernel, 1, 9);
+        }
+        let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
+        let mut rounds = 0;
+        while rounds < RUNS && (rounds < MIN_RUNS || start.elapsed() <= BUDGET) {
+            for (kernel, fastest) in fastest[..kernels].iter_mut().enumerate() {
+                fastest.one = fastest.one.min(time(kernel, 1, 1));
+                if kernel != 0 {
+                    fastest.two = fastest.two.min(time(kernel, 2, 1));
+                }
+                fastest.nine = fastest.nine.min(time(kernel, 1, 9));
+            }
+            rounds += 1;
+        }
+        let mut costs = estimated;
+        costs.set_single(fastest[0].fit(estimated.single(), false));
+        for k in 0..ladder.len() {
+            let (_, estimate) = estimated.lane_kernels()[k];
+            costs.set_lanes(k, fastest[k + 1].fit(estimate, true));
         }
         costs
     }
 
-    /// The cost that explains `time(groups, blocks)`, the time of `groups` lane-fulls of
-    /// `blocks`-block messages, at (1, 1) (one call, one step), (2, 1) (two calls, two steps:
-    /// only `with_setup`, else that set-up is zero) and (1, 9) (two calls, nine steps); or
-    /// `estimate` when the fit is implausible.
-    fn fit(estimate: Cost, with_setup: bool, mut time: impl FnMut(usize, usize) -> f32) -> Cost {
-        // The first runs warm the code, the data and the vector units up; not kept.
-        time(1, 1);
-        time(1, 9);
-        let (mut one, mut two, mut nine) = (f32::MAX, f32::MAX, f32::MAX);
-        for _ in 0..RUNS {
-            one = one.min(time(1, 1));
-            if with_setup {
-                two = two.min(time(2, 1));
-            }
-            nine = nine.min(time(1, 9));
-        }
-        let cost = if with_setup {
-            // one = s + c + p, two = s + 2c + 2p, nine = s + 2c + 9p.
-            let step = (nine - two) / 7.0;
-            let call = (two - one - step).max(0.0);
-            Cost::new((one - call - step).max(0.0), call, step)
-        } else {
-            // one = c + p, nine = 2c + 9p.
-            let step = (nine - 2.0 * one) / 7.0;
-            Cost::new(0.0, (one - step).max(0.0), step)
+    /// A kernel's fastest run of each shape: `groups` lane-fulls of `blocks`-block messages at
+    /// (1, 1) (one call, one step), (2, 1) (two calls, two steps; lane kernels only) and
+    /// (1, 9) (two calls, nine steps), in nanoseconds.
+    #[derive(Clone, Copy)]
+    struct Fastest {
+        one: f32,
+        two: f32,
+        nine: f32,
+    }
+
+    impl Fastest {
+        const NONE: Self = Self {
+            one: f32::MAX,
+            two: f32::MAX,
+            nine: f32::MAX,
         };
-        let plausible = cost.step > estimate.step / 8.0 && cost.step < estimate.step * 8.0;
-        if plausible { cost } else { estimate }
+
+        /// The cost that explains these times (`with_setup`: a lane kernel's, else that set-up
+        /// is zero), or `estimate` when the fit is implausible.
+        fn fit(self, estimate: Cost, with_setup: bool) -> Cost {
+            let Self { one, two, nine } = self;
+            let cost = if with_setup {
+                // one = s + c + p, two = s + 2c + 2p, nine = s + 2c + 9p.
+                let step = (nine - two) / 7.0;
+                let call = (two - one - step).max(0.0);
+                Cost::new((one - call - step).max(0.0), call, step)
+            } else {
+                // one = c + p, nine = 2c + 9p.
+                let step = (nine - 2.0 * one) / 7.0;
+                Cost::new(0.0, (one - step).max(0.0), step)
+            };
+            let plausible = cost.step > estimate.step / 8.0 && cost.step < estimate.step * 8.0;
+            if plausible { cost } else { estimate }
+        }
     }
 
     /// A message of `blocks` blocks with its padding: whole blocks, then one byte.
