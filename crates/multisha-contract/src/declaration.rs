@@ -244,7 +244,8 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 ///
 /// `cost` is the kernel's estimated [`Cost`](crate::Cost) (nanoseconds per call and per step),
 /// the planner's prior until it measures the kernel on the running CPU. A multi-lane kernel
-/// also declares its set-up per use in a batch: `cost: { setup: S, call: C, step: P }`.
+/// also declares its set-up per use in a batch and its part per message (lane):
+/// `cost: { setup: S, call: C, step: P, message: M }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
 /// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may
@@ -263,7 +264,10 @@ macro_rules! declare_variant {
             schedule: $schedule:ident,
             requires: [$($feature:literal),* $(,)?],
             lanes: $lanes:literal,
-            cost: { setup: $setup:literal, call: $call:literal, step: $step:literal } $(,)?
+            cost: {
+                setup: $setup:literal, call: $call:literal, step: $step:literal,
+                message: $message:literal $(,)?
+            } $(,)?
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
@@ -278,7 +282,7 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new($setup, $call, $step),
+            cost: $crate::Cost::new($setup, $call, $step).per_message($message),
             kernel: $crate::Kernel::Lanes($crate::LaneKernel {
                 lanes: $lanes,
                 compress: $kernel,
@@ -316,7 +320,10 @@ macro_rules! declare_variant {
             schedule: $schedule:ident,
             requires: [$($feature:literal),* $(,)?],
             lanes: $lanes:literal,
-            cost: { setup: $setup:literal, call: $call:literal, step: $step:literal } $(,)?
+            cost: {
+                setup: $setup:literal, call: $call:literal, step: $step:literal,
+                message: $message:literal $(,)?
+            } $(,)?
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
@@ -329,7 +336,7 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new($setup, $call, $step),
+            cost: $crate::Cost::new($setup, $call, $step).per_message($message),
             kernel: $crate::Kernel::Lanes($crate::LaneKernel {
                 lanes: $lanes,
                 compress: $kernel,

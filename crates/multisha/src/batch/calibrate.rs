@@ -3,13 +3,14 @@
 //! measures in its MEASURE mode.
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what the
-//! executor adds: padding, digests, the lanes' set-up and wipe), its lanes full: one-block
-//! messages (one call of one step), twice as many (two calls, two steps), and nine-block ones
-//! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes and
-//! the kernels interleaved. Three equations give the set-up, the cost per call and per step (a
-//! single-message kernel has no set-up: two shapes do). A fit far from the kernel's declared
-//! estimate (a preempted run, a clock gone wrong) keeps the estimate. The rounds stop after
-//! `BUDGET` (2 ms), and after 11; a slower machine still measures 3.
+//! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
+//! messages (one call of one step), twice as many (two calls, two steps), one such message
+//! alone, and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
+//! and the fastest run kept, the shapes and the kernels interleaved. Four equations give the
+//! set-up, the cost per call, per step and per message (a single-message kernel has neither
+//! set-up nor part per message: two shapes do). A fit far from the kernel's declared estimate
+//! (a preempted run, a clock gone wrong) keeps the estimate. The rounds stop after `BUDGET`
+//! (2 ms), and after 40; a slower machine still measures 3.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
@@ -87,7 +88,7 @@ mod measure {
     pub(crate) const BUDGET: Duration = Duration::from_millis(2);
 
     /// Runs per shape; the fastest is kept.
-    const RUNS: usize = 11;
+    const RUNS: usize = 40;
 
     /// Runs per shape even past [`BUDGET`] (a machine so slow or busy that these take longer
     /// than the budget measures that much less precisely, never not at all).
@@ -110,46 +111,70 @@ mod measure {
         let single = dispatch::current::<H::Compression>();
         // Kernel 0 is the single-message one, kernel k + 1 lane kernel k.
         let kernels = 1 + ladder.len();
-        let time = |kernel: usize, groups: usize, blocks: usize| match kernel {
-            0 => one_by_one::<H>(single, groups, blocks),
+        // The time of `messages` of `blocks` blocks on `kernel` (the single-message one: a
+        // lane is one message).
+        let time = |kernel: usize, messages: Messages, blocks: usize| match kernel {
+            0 => one_by_one::<H>(single, messages.count(1), blocks),
             k => {
                 let lanes = estimated.lane_kernels()[k - 1].0;
-                on_lanes::<H>(ladder, k - 1, groups * lanes, blocks)
+                on_lanes::<H>(ladder, k - 1, messages.count(lanes), blocks)
             }
         };
         // The first runs warm the code, the data and the vector units up; not kept.
         for kernel in 0..kernels {
-            time(kernel, 1, 1);
-            time(kernel, 1, 9);
+            time(kernel, Messages::Full(1), 1);
+            time(kernel, Messages::Full(1), 9);
         }
         let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
         let mut rounds = 0;
         while rounds < RUNS && (rounds < MIN_RUNS || start.elapsed() <= BUDGET) {
             for (kernel, fastest) in fastest[..kernels].iter_mut().enumerate() {
-                fastest.one = fastest.one.min(time(kernel, 1, 1));
+                fastest.one = fastest.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel != 0 {
-                    fastest.two = fastest.two.min(time(kernel, 2, 1));
+                    fastest.two = fastest.two.min(time(kernel, Messages::Full(2), 1));
+                    fastest.lone = fastest.lone.min(time(kernel, Messages::Lone, 1));
                 }
-                fastest.nine = fastest.nine.min(time(kernel, 1, 9));
+                fastest.nine = fastest.nine.min(time(kernel, Messages::Full(1), 9));
             }
             rounds += 1;
         }
         let mut costs = estimated;
-        costs.set_single(fastest[0].fit(estimated.single(), false));
+        costs.set_single(fastest[0].fit(estimated.single(), None));
         for k in 0..ladder.len() {
-            let (_, estimate) = estimated.lane_kernels()[k];
-            costs.set_lanes(k, fastest[k + 1].fit(estimate, true));
+            let (lanes, estimate) = estimated.lane_kernels()[k];
+            costs.set_lanes(k, fastest[k + 1].fit(estimate, Some(lanes)));
         }
         costs
     }
 
-    /// A kernel's fastest run of each shape: `groups` lane-fulls of `blocks`-block messages at
-    /// (1, 1) (one call, one step), (2, 1) (two calls, two steps; lane kernels only) and
-    /// (1, 9) (two calls, nine steps), in nanoseconds.
+    /// How many messages a measurement runs.
+    #[derive(Clone, Copy)]
+    enum Messages {
+        /// This many lane-fulls.
+        Full(usize),
+        /// One message alone in the lanes.
+        Lone,
+    }
+
+    impl Messages {
+        /// Messages on a kernel of `lanes` lanes.
+        fn count(self, lanes: usize) -> usize {
+            match self {
+                Self::Full(groups) => groups * lanes,
+                Self::Lone => 1,
+            }
+        }
+    }
+
+    /// A kernel's fastest run of each shape of one-block messages, in nanoseconds: `one`, a
+    /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
+    /// one message alone (one call, one step); `nine`, a lane-full of nine-block messages (two
+    /// calls, nine steps). `two` and `lone` are measured on lane kernels only.
     #[derive(Clone, Copy)]
     struct Fastest {
         one: f32,
         two: f32,
+        lone: f32,
         nine: f32,
     }
 
@@ -157,18 +182,28 @@ mod measure {
         const NONE: Self = Self {
             one: f32::MAX,
             two: f32::MAX,
+            lone: f32::MAX,
             nine: f32::MAX,
         };
 
-        /// The cost that explains these times (`with_setup`: a lane kernel's, else that set-up
-        /// is zero), or `estimate` when the fit is implausible.
-        fn fit(self, estimate: Cost, with_setup: bool) -> Cost {
-            let Self { one, two, nine } = self;
-            let cost = if with_setup {
-                // one = s + c + p, two = s + 2c + 2p, nine = s + 2c + 9p.
-                let step = (nine - two) / 7.0;
-                let call = (two - one - step).max(0.0);
-                Cost::new((one - call - step).max(0.0), call, step)
+        /// The cost that explains these times (`lanes`: a lane kernel's, else the set-up and
+        /// the part per message are zero), or `estimate` when the fit is implausible.
+        fn fit(self, estimate: Cost, lanes: Option<usize>) -> Cost {
+            let Self {
+                one,
+                two,
+                lone,
+                nine,
+            } = self;
+            let cost = if let Some(lanes) = lanes {
+                // With L lanes: one = s + c + p + Lm, two = s + 2c + 2p + 2Lm,
+                // lone = s + c + p + m, nine = s + 2c + 9p + Lm.
+                let full = lanes as f32;
+                let message = ((one - lone) / (full - 1.0)).max(0.0);
+                let step = (nine - two + full * message) / 7.0;
+                let call = (two - one - step - full * message).max(0.0);
+                let setup = (one - call - step - full * message).max(0.0);
+                Cost::new(setup, call, step).per_message(message)
             } else {
                 // one = c + p, nine = 2c + 9p.
                 let step = (nine - 2.0 * one) / 7.0;
@@ -229,5 +264,49 @@ mod measure {
         let elapsed = start.elapsed();
         core::hint::black_box(&digests);
         elapsed.as_nanos() as f32 / CALLS as f32
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// The times the four shapes take under `cost` on `lanes` lanes.
+        fn times(cost: Cost, lanes: usize) -> Fastest {
+            Fastest {
+                one: cost.time(1, 1, lanes),
+                two: cost.time(2, 2, 2 * lanes),
+                lone: cost.time(1, 1, 1),
+                nine: cost.time(2, 9, lanes),
+            }
+        }
+
+        #[test]
+        fn the_fit_recovers_each_part_of_a_cost() {
+            let estimate = Cost::new(100.0, 100.0, 150.0);
+            for lanes in [2, 4, 8, 16] {
+                let cost = Cost::new(146.0, 9.0, 182.0).per_message(12.0);
+                let fitted = times(cost, lanes).fit(estimate, Some(lanes));
+                for (part, got, want) in [
+                    ("set-up", fitted.setup, cost.setup),
+                    ("call", fitted.call, cost.call),
+                    ("step", fitted.step, cost.step),
+                    ("message", fitted.message, cost.message),
+                ] {
+                    assert!((got - want).abs() < 0.01, "{lanes} lanes: {part} {got}");
+                }
+            }
+            // The single-message kernel: a call and a step, nothing per use or message.
+            let single = Cost::new(0.0, 15.0, 42.0);
+            let fitted = times(single, 1).fit(estimate, None);
+            assert!((fitted.call - 15.0).abs() < 0.01 && (fitted.step - 42.0).abs() < 0.01);
+            assert_eq!((fitted.setup, fitted.message), (0.0, 0.0));
+        }
+
+        #[test]
+        fn an_implausible_fit_keeps_the_estimate() {
+            let estimate = Cost::new(100.0, 100.0, 150.0);
+            let far = Cost::new(0.0, 0.0, 150.0 * 9.0);
+            assert_eq!(times(far, 4).fit(estimate, Some(4)), estimate);
+        }
     }
 }

@@ -29,11 +29,21 @@ pub(crate) use planner::Costs;
 use crate::engine::Variant;
 use crate::engine::dispatch;
 use crate::hash_function::HashFunction;
-use multisha_contract::{BlockBytes, Compression, Kernel};
+use multisha_contract::{BlockBytes, Compression, Kernel, KernelFn};
 use planner::{Plan, Runner};
 use shape::{Shape, Tail};
 
 type Block<H> = multisha_contract::Block<<H as HashFunction>::Compression>;
+
+/// Bytes per block of `H`.
+const fn block_len<H: HashFunction>() -> usize {
+    <Block<H> as BlockBytes>::LEN
+}
+
+/// Bytes of `H`'s length field.
+const fn length_bytes<H: HashFunction>() -> usize {
+    <H::Compression as Compression>::LENGTH_BYTES
+}
 
 /// The digests of `messages` into `digests`, as hash function `H`: planned by cost, or on the
 /// many-message variant named by `force` or the environment.
@@ -51,21 +61,38 @@ where
     }
     check_lengths::<H>(messages.count(), digests.count());
     let single = dispatch::current::<H::Compression>();
-    if messages.count() <= 1 {
+    let count = messages.count();
+    if count <= 1 {
         return executor::serial::<H, M, D>(single, messages, digests);
     }
+    // Planning must cost next to nothing on the smallest batches, which hash in a few hundred
+    // nanoseconds: those with too few blocks in all for any lane kernel to win its set-up
+    // back go one by one after a sum, here, before any call.
     let lens = |i| messages.get(i).len();
-    let (block_len, length_bytes) = (
-        <Block<H> as BlockBytes>::LEN,
-        <H::Compression as Compression>::LENGTH_BYTES,
-    );
+    if let Some((costs, _)) = dispatch::costs::<H::Compression>().get_ref()
+        && costs.surely_one_by_one(count, lens, block_len::<H>(), length_bytes::<H>())
+    {
+        return executor::serial::<H, M, D>(single, messages, digests);
+    }
+    plan_and_run::<H, M, D>(single, messages, digests);
+}
+
+/// [`hash_many`] past the smallest batches: plans `messages` (or takes a remembered plan) and
+/// runs the plan.
+#[inline(never)]
+fn plan_and_run<H, M, D>(single: KernelFn<H::Compression>, messages: &M, digests: &mut D)
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+{
+    let lens = |i| messages.get(i).len();
+    let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
     calibrate::with_costs::<H::Compression, _>(|costs, measured| {
-        // Planning must cost next to nothing on the smallest batches, which hash in a few
-        // hundred nanoseconds: those with too few blocks for any lane kernel go one by one
-        // for a comparison, and equal-length ones of a shape planned before (a Merkle level,
-        // fixed-size records) take the remembered plan, with one compare a message to see
-        // that they are equal. (The plan runs here rather than being returned: copied out
-        // through the stack, it cost a store-forwarding stall per batch.)
+        // Equal-length batches of a shape planned before (a Merkle level, fixed-size records)
+        // take the remembered plan, with one compare a message to see that they are equal.
+        // (The plan runs here rather than being returned: copied out through the stack, it
+        // cost a store-forwarding stall per batch.)
         let count = messages.count();
         let plan = if let Some(len) = messages.equal_len() {
             let shape = Shape::equal(count, len, block_len, length_bytes);
@@ -104,6 +131,7 @@ where
 /// # Panics
 /// If `messages` and `digests` differ in length, or `variant` is not a many-message variant
 /// of `H`'s algorithm.
+#[inline(never)]
 pub(crate) fn run_pinned<H, M, D>(variant: &'static Variant, messages: &M, digests: &mut D)
 where
     H: HashFunction,

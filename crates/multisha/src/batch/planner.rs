@@ -8,7 +8,7 @@
 //! one; everything on one lane kernel; and one lane kernel for the bulk with the last messages
 //! (those that would leave its lanes partly idle) on another lane kernel, on one by one, or on
 //! another lane kernel and then one by one. Each candidate's time is predicted from the costs
-//! ([`Cost`]: per call and per step) and the messages' blocks; the least wins.
+//! ([`Cost`]: per use, call, step and message) and the messages' blocks; the least wins.
 //!
 //! The prediction, for `m` messages of `T` blocks in all (padding included) on `w` lanes:
 //! equal lengths run in groups of `w`, each one call per segment (whole blocks, padded tail)
@@ -281,7 +281,7 @@ impl Part {
 /// Predicted nanoseconds of `part` one by one.
 #[inline]
 fn single_time(cost: Cost, part: &Part) -> f32 {
-    cost.time(part.segments, part.blocks)
+    cost.time(part.segments, part.blocks, part.count)
 }
 
 /// Predicted nanoseconds of `part` on a lane kernel of `lanes` lanes, to the end.
@@ -296,7 +296,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
         if each <= MIN_ROTATION_BLOCKS || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
-            return cost.time(groups * segments, groups * each);
+            return cost.time(groups * segments, groups * each, part.count);
         }
         // Long messages: groups while two lanes' worth or exactly one is left, then the last
         // (between one and two lanes' worth) share the lanes by rotation and end together.
@@ -312,10 +312,10 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
             // The rotation re-decides every few blocks: about a call per message and segment.
             (rest * segments, per_lane(rest * each, lanes).max(each))
         };
-        return cost.time(groups * segments + calls, groups * each + steps);
+        return cost.time(groups * segments + calls, groups * each + steps, part.count);
     }
     let steps = (per_lane(part.blocks - part.last, lanes) + part.last).max(part.longest);
-    cost.time(part.segments.min(steps), steps)
+    cost.time(part.segments.min(steps), steps, part.count)
 }
 
 /// The most blocks on which a lane kernel of `setup` that saves at most `per_block` and
@@ -338,7 +338,9 @@ fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize
 /// most small batches are planned before their last messages are read; `None` when the
 /// lanes may win ([`plan`] decides).
 pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
-    let single = costs.single().time(shape.segments, shape.blocks);
+    let single = costs
+        .single()
+        .time(shape.segments, shape.blocks, shape.count);
     let one_by_one = Plan::all_on(Runner::Single, shape.count, single);
     if shape.count <= 1 {
         return Some(one_by_one);
@@ -585,9 +587,9 @@ mod tests {
         let single = Cost::new(0.0, 12.0, 31.0);
         // One SHA-NI unit and full-width AVX-512: four SHA-NI streams cost four times one.
         let mut intel = Costs::single_only(single);
-        intel.push(16, Cost::new(200.0, 150.0, 160.0));
-        intel.push(4, Cost::new(250.0, 50.0, 124.0));
-        intel.push(8, Cost::new(300.0, 80.0, 240.0));
+        intel.push(16, Cost::new(200.0, 0.0, 160.0).per_message(12.0));
+        intel.push(4, Cost::new(250.0, 20.0, 124.0).per_message(8.0));
+        intel.push(8, Cost::new(300.0, 0.0, 240.0).per_message(10.0));
         intel.push(2, Cost::new(150.0, 20.0, 62.0));
         // SHA-NI on several units, AVX-512 as two halves: four streams cost little more than
         // one, sixteen AVX-512 lanes twice what they cost on Intel.
@@ -753,6 +755,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_wide_kernel_with_few_lanes_filled_pays_for_its_messages_only() {
+        // Five one-block messages without SHA-NI: 16 lanes of AVX-512 cost their set-up, one
+        // step and 5 * 12 ns of messages (390 ns), 8 lanes of AVX2 200 + 200 + 5 * 10
+        // (450 ns). A model without the part per message, fitted with the lanes full, puts
+        // 16 * 12 ns into each call of the 16-lane kernel (522 ns) and picks the 8 lanes.
+        let single = Cost::new(0.0, 25.0, 100.0);
+        let (wide, narrow) = (Cost::new(150.0, 0.0, 180.0), Cost::new(200.0, 0.0, 200.0));
+        let mut costs = Costs::single_only(single);
+        costs.push(16, wide.per_message(12.0));
+        costs.push(8, narrow.per_message(10.0));
+        let names = &["avx512-x16", "avx2-x8"][..];
+        let five = [32; 5];
+        assert_eq!(
+            named(&plan_of(&costs, &five), names),
+            [("avx512-x16".into(), 5)]
+        );
+        let mut full_lanes_fit = Costs::single_only(single);
+        full_lanes_fit.push(16, Cost::new(150.0, 16.0 * 12.0, 180.0));
+        full_lanes_fit.push(8, Cost::new(200.0, 8.0 * 10.0, 200.0));
+        assert_eq!(
+            named(&plan_of(&full_lanes_fit, &five), names),
+            [("avx2-x8".into(), 5)]
+        );
     }
 
     #[test]
