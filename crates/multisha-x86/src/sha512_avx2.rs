@@ -32,9 +32,9 @@
 //! * An odd last block is loaded into both lanes (the high lane is ignored) and compressed
 //!   alone.
 
-use multisha_contract::{Sha512Compression, Sha512Workspace};
+use multisha_contract::{HmacKeys, Sha512Compression, Sha512Workspace};
 
-use crate::sha512_pair::{Frame, compress_pairs};
+use crate::sha512_pair::{Frame, compress_pairs, iterate_pbkdf2};
 
 /// Two rounds (`$first`, `$second`: `round!` arguments) with one expansion step in their
 /// vector slots: group `$grp + $n` (`w[t..t+2]` of both blocks, `t` = 2 (`$grp` + `$n`)) into
@@ -107,5 +107,18 @@ multisha_contract::declare_variant! {
         }
         let mut frame = Frame::new(state, blocks);
         compress_pairs!(frame.as_mut_ptr(), update);
+    }
+
+    /// The PBKDF2 loop: each block built in registers from the last state, the schedule
+    /// wiped once at the end (`sha512_pair::iterate_pbkdf2`).
+    #[inline(never)]
+    pub fn iterate(
+        keys: &HmacKeys<Sha512Compression>,
+        u: &mut [u64; 8],
+        t: &mut [u64; 8],
+        digest_len: usize,
+        count: u32,
+    ) {
+        iterate_pbkdf2!(update, keys, u, t, digest_len, count);
     }
 }

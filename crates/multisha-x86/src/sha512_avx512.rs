@@ -3,9 +3,9 @@
 //! σ0 and σ1 take four instructions each instead of eight and nine, so the first block's
 //! rounds, which carry the expansion of both blocks, compete less with it for dispatch.
 
-use multisha_contract::{Sha512Compression, Sha512Workspace};
+use multisha_contract::{HmacKeys, Sha512Compression, Sha512Workspace};
 
-use crate::sha512_pair::{Frame, compress_pairs};
+use crate::sha512_pair::{Frame, compress_pairs, iterate_pbkdf2};
 
 /// One expansion step: group `$grp + $n` (`w[t..t+2]` of both blocks, `t` = 2 (`$grp` +
 /// `$n`)) into `$x0`, from the ring `$x0` = `w[t-16..t-14]`, `$x1` = `w[t-14..t-12]`, `$x4`,
@@ -68,5 +68,18 @@ multisha_contract::declare_variant! {
         }
         let mut frame = Frame::new(state, blocks);
         compress_pairs!(frame.as_mut_ptr(), update);
+    }
+
+    /// The PBKDF2 loop: each block built in registers from the last state, the schedule
+    /// wiped once at the end (`sha512_pair::iterate_pbkdf2`).
+    #[inline(never)]
+    pub fn iterate(
+        keys: &HmacKeys<Sha512Compression>,
+        u: &mut [u64; 8],
+        t: &mut [u64; 8],
+        digest_len: usize,
+        count: u32,
+    ) {
+        iterate_pbkdf2!(update, keys, u, t, digest_len, count);
     }
 }

@@ -4,7 +4,8 @@
 
 use core::mem::{MaybeUninit, offset_of};
 
-use multisha_contract::SHA512_K;
+use multisha_contract::{SHA512_K, Sha512Compression, hmac_template};
+use zeroize::Zeroize;
 
 /// The kernel's stack frame: the paired schedule (`w + K` of two blocks, 2 × 80 words) and the
 /// loop's pointers, which the assembly keeps here because every general register holds a
@@ -36,6 +37,57 @@ impl Frame {
             (&raw mut (*p).end).write(blocks.as_ptr_range().end.cast());
         }
         frame
+    }
+}
+
+/// The stack frame of the PBKDF2 loop ([`compress_iteration`]): the schedule as in [`Frame`]
+/// (one block's, in both lanes), the state and the message's source words, and the HMAC
+/// block's template (RFC 8018 iterations compress `(digest & mask) | pad`).
+#[repr(C, align(64))]
+pub(crate) struct IterationFrame {
+    w: [u64; 160],
+    state: *mut u64,
+    /// The eight words of the digest the block carries: the last compression's state.
+    src: *const u64,
+    /// The mask of the first eight message words (the digest's bits).
+    mask: [u64; 8],
+    /// The padding of all sixteen message words.
+    pad: [u64; 16],
+}
+
+pub(crate) const ITER_STATE: usize = offset_of!(IterationFrame, state);
+pub(crate) const ITER_SRC: usize = offset_of!(IterationFrame, src);
+pub(crate) const ITER_MASK: usize = offset_of!(IterationFrame, mask);
+pub(crate) const ITER_PAD: usize = offset_of!(IterationFrame, pad);
+
+impl IterationFrame {
+    /// A frame for digests of `digest_len` bytes, its schedule zero, no state or source yet.
+    pub(crate) fn new(digest_len: usize) -> Self {
+        let template = hmac_template::<Sha512Compression>(digest_len);
+        let mut mask = [0; 8];
+        mask.copy_from_slice(&template.mask[..8]);
+        assert!(
+            template.mask[8..] == [0; 8],
+            "SHA-512 digests fit the first eight words"
+        );
+        Self {
+            w: [0; 160],
+            state: core::ptr::null_mut(),
+            src: core::ptr::null(),
+            mask,
+            pad: template.pad,
+        }
+    }
+
+    /// Points the next compression at `state`, with the block of the digest in `src`.
+    pub(crate) fn aim(&mut self, state: *mut u64, src: *const u64) {
+        self.state = state;
+        self.src = src;
+    }
+
+    /// Wipes the schedule (message-derived): the loop compresses without wiping, this once.
+    pub(crate) fn wipe(&mut self) {
+        self.w.zeroize();
     }
 }
 
@@ -356,3 +408,145 @@ macro_rules! compress_pairs {
     }};
 }
 pub(crate) use compress_pairs;
+
+/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$x`, in both lanes, and stored plus
+/// `K`: for `$j` < 4 the source words masked and padded, loaded eight bytes at a time (the
+/// loop's source was just stored that way: wider loads would wait for the stores to drain
+/// instead of taking their data), for `$j` >= 4 padding only.
+#[rustfmt::skip]
+macro_rules! load_iteration {
+    (words $j:tt, $xmm:ident $ymm:ident) => {
+        concat!(
+            "vmovq ", stringify!($xmm), ", qword ptr [{t} + 16*", stringify!($j), "]\n",
+            "vpinsrq ", stringify!($xmm), ", ", stringify!($xmm), ", qword ptr [{t} + 16*",
+                stringify!($j), " + 8], 1\n",
+            "vpand ", stringify!($xmm), ", ", stringify!($xmm), ", xmmword ptr [{fp} + {mask} + 16*",
+                stringify!($j), "]\n",
+            "vpor ", stringify!($xmm), ", ", stringify!($xmm), ", xmmword ptr [{fp} + {pad} + 16*",
+                stringify!($j), "]\n",
+            "vinserti128 ", stringify!($ymm), ", ", stringify!($ymm), ", ", stringify!($xmm), ", 1\n",
+            "vpaddq ymm8, ", stringify!($ymm), ", ymmword ptr [rip + {k2} + 32*", stringify!($j), "]\n",
+            "vmovdqa ymmword ptr [{fp} + 32*", stringify!($j), "], ymm8\n",
+        )
+    };
+    (pad $j:tt, $ymm:ident) => {
+        concat!(
+            "vbroadcasti128 ", stringify!($ymm), ", xmmword ptr [{fp} + {pad} + 16*",
+                stringify!($j), "]\n",
+            "vpaddq ymm8, ", stringify!($ymm), ", ymmword ptr [rip + {k2} + 32*", stringify!($j), "]\n",
+            "vmovdqa ymmword ptr [{fp} + 32*", stringify!($j), "], ymm8\n",
+        )
+    };
+}
+pub(crate) use load_iteration;
+
+/// Compresses one PBKDF2 block into the state the frame (an [`IterationFrame`]) points at:
+/// the block is built from the frame's source words and template, the expansion step is
+/// `$update`; the schedule is left in the frame, which the loop wipes once at its end.
+/// Expands to an `unsafe` block.
+#[rustfmt::skip]
+macro_rules! compress_iteration {
+    ($frame:expr, $update:ident) => {{
+        use $crate::sha512_pair::{
+            ITER_MASK, ITER_PAD, ITER_SRC, ITER_STATE, K2, ROR8, feed_forward, load_iteration,
+            no_update, r, round, round_entry, sixteen,
+        };
+        let frame: *mut $crate::sha512_pair::IterationFrame = $frame;
+        // The assembly reads the 8 source words at `src`, reads and writes the 8 words at
+        // `state` (distinct memory the caller holds for the call) and the frame (a local of
+        // the caller), and reads the 32-byte aligned statics `K2` and `ROR8`. Every register
+        // it writes is an operand or a declared clobber, the flags are clobbered, it does not
+        // push.
+        // SAFETY: those accesses stay in memory the caller lends; `rorx`/`andn` need BMI2/BMI1
+        // and the vector instructions AVX2 (and the caller's `$update` its own features), which
+        // the calling kernel's declaration requires.
+        unsafe {
+            core::arch::asm!(
+                "vmovdqa ymm13, ymmword ptr [rip + {ror8}]",
+                "mov {t}, qword ptr [{fp} + {state}]",
+                "mov {a}, qword ptr [{t}]",
+                "mov {b}, qword ptr [{t} + 8]",
+                "mov {c}, qword ptr [{t} + 16]",
+                "mov {d}, qword ptr [{t} + 24]",
+                "mov {e}, qword ptr [{t} + 32]",
+                "mov {f}, qword ptr [{t} + 40]",
+                "mov {g}, qword ptr [{t} + 48]",
+                "mov {h}, qword ptr [{t} + 56]",
+                "mov {t}, qword ptr [{fp} + {src}]",
+                load_iteration!(words 0, xmm0 ymm0),
+                load_iteration!(words 1, xmm1 ymm1),
+                load_iteration!(words 2, xmm2 ymm2),
+                load_iteration!(words 3, xmm3 ymm3),
+                load_iteration!(pad 4, ymm4),
+                load_iteration!(pad 5, ymm5),
+                load_iteration!(pad 6, ymm6),
+                load_iteration!(pad 7, ymm7),
+                round_entry!(),
+                sixteen!($update, 0, 0),
+                sixteen!($update, 8, 0),
+                sixteen!($update, 16, 0),
+                sixteen!($update, 24, 0),
+                sixteen!(no_update, 32, 0),
+                feed_forward!(),
+                "vzeroupper",
+                fp = in(reg) frame,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                e = out(reg) _,
+                f = out(reg) _,
+                g = out(reg) _,
+                h = out(reg) _,
+                t = out(reg) _,
+                s = out(reg) _,
+                x = out(reg) _,
+                y = out(reg) _,
+                cf = out(reg) _,
+                state = const ITER_STATE,
+                src = const ITER_SRC,
+                mask = const ITER_MASK,
+                pad = const ITER_PAD,
+                k2 = sym K2,
+                ror8 = sym ROR8,
+                out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+                out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+                out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+                out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+                options(nostack),
+            );
+        }
+    }};
+}
+pub(crate) use compress_iteration;
+
+/// The PBKDF2 loop of the `avx2` and `avx512` SHA-512 kernels, with the expansion step
+/// `$update` (the [`IterateFn`](multisha_contract::IterateFn) contract): each iteration
+/// compresses `U` into the inner keyed state and that digest into the outer one, building
+/// each block in registers from the last state's words (no byte swapping, no copy through a
+/// block buffer), and wipes the schedule once at the end instead of once per block.
+macro_rules! iterate_pbkdf2 {
+    ($update:ident, $keys:expr, $u:expr, $t:expr, $digest_len:expr, $count:expr) => {{
+        let keys: &multisha_contract::HmacKeys<multisha_contract::Sha512Compression> = $keys;
+        let (u, t): (&mut [u64; 8], &mut [u64; 8]) = ($u, $t);
+        let count: u32 = $count;
+        if count > 0 {
+            let mut frame = $crate::sha512_pair::IterationFrame::new($digest_len);
+            let mut inner = [0u64; 8];
+            for _ in 0..count {
+                inner = keys.inner;
+                frame.aim(inner.as_mut_ptr(), u.as_ptr());
+                $crate::sha512_pair::compress_iteration!(&mut frame, $update);
+                *u = keys.outer;
+                frame.aim(u.as_mut_ptr(), inner.as_ptr());
+                $crate::sha512_pair::compress_iteration!(&mut frame, $update);
+                for (t, u) in t.iter_mut().zip(u.iter()) {
+                    *t ^= *u;
+                }
+            }
+            frame.wipe();
+            zeroize::Zeroize::zeroize(&mut inner);
+        }
+    }};
+}
+pub(crate) use iterate_pbkdf2;
