@@ -15,7 +15,8 @@
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_loadu_si128,
     _mm_or_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32,
-    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128,
+    _mm_storeu_si128, _mm_xor_si128,
 };
 use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, Sha256Workspace, hmac_template};
 
@@ -31,15 +32,42 @@ macro_rules! rounds4 {
     };
 }
 
-/// Schedule `$w4` = w[t..t+4] from the previous sixteen words, then run four rounds with it.
+/// w[t..t+4] from the previous sixteen words `$w0..$w3` (w[t-16..t] four at a time):
+/// `sha256msg1` adds σ0(w[t-15]) to w[t-16], an `palignr` supplies w[t-7], `sha256msg2` adds
+/// the σ1(w[t-2]) terms.
+macro_rules! next_words {
+    ($w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
+        _mm_sha256msg2_epu32(
+            _mm_add_epi32(
+                _mm_sha256msg1_epu32($w0, $w1),
+                _mm_alignr_epi8::<4>($w3, $w2),
+            ),
+            $w3,
+        )
+    };
+    // The same words with a shorter path from `$w3`, for blocks whose message is the last
+    // block's digest (the PBKDF2 loops), where the schedule cannot run ahead of the rounds and
+    // its chain, one group after the other, sets the pace: `w[t-4]`, the one word of
+    // w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which nothing else in
+    // `sha256msg2` reads, so it is added after it, and `sha256msg2` waits for `$w3` alone.
+    (short $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
+        _mm_add_epi32(
+            _mm_sha256msg2_epu32(
+                _mm_add_epi32(_mm_sha256msg1_epu32($w0, $w1), _mm_srli_si128::<4>($w2)),
+                $w3,
+            ),
+            _mm_slli_si128::<12>($w3),
+        )
+    };
+}
+pub(crate) use next_words;
+
+/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`], `short` with
+/// `$short`), then run four rounds with it.
 macro_rules! schedule_rounds4 {
     ($abef:ident, $cdgh:ident,
-     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal) => {
-        let t = _mm_add_epi32(
-            _mm_sha256msg1_epu32($w0, $w1),
-            _mm_alignr_epi8::<4>($w3, $w2),
-        );
-        $w4 = _mm_sha256msg2_epu32(t, $w3);
+     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal $(, $short:ident)?) => {
+        $w4 = next_words!($($short)? $w0, $w1, $w2, $w3);
         rounds4!($abef, $cdgh, $w4, $i);
     };
 }
@@ -100,7 +128,7 @@ macro_rules! message {
 /// One block with message words `$w0..$w3` (big-endian words, w[0] in lane 0 of `$w0`)
 /// compressed into the state `$abef`, `$cdgh`, feed-forward included.
 macro_rules! compress_block {
-    ($abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {{
+    ($abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr $(, $short:ident)?) => {{
         let (abef_in, cdgh_in) = ($abef, $cdgh);
         let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
         let mut w4;
@@ -109,18 +137,18 @@ macro_rules! compress_block {
         rounds4!($abef, $cdgh, w1, 1);
         rounds4!($abef, $cdgh, w2, 2);
         rounds4!($abef, $cdgh, w3, 3);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 4);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 5);
-        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 6);
-        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 7);
-        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 8);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 9);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 10);
-        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 11);
-        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 12);
-        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 13);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 14);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 15);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 4 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 5 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 6 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 7 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 8 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 9 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 10 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 11 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 12 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 13 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 14 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 15 $(, $short)?);
         let _ = (w1, w2, w3, w4);
 
         $abef = _mm_add_epi32($abef, abef_in);
@@ -186,10 +214,10 @@ multisha_contract::declare_variant! {
         for _ in 0..count {
             let (w0, w1) = message!(abef, cdgh, mask1, pad1);
             (abef, cdgh) = (inner_abef, inner_cdgh);
-            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3, short);
             let (w0, w1) = message!(abef, cdgh, mask1, pad1);
             (abef, cdgh) = (outer_abef, outer_cdgh);
-            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3, short);
             t_abef = _mm_xor_si128(t_abef, abef);
             t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
         }

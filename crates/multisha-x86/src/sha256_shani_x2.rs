@@ -16,9 +16,12 @@
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_loadu_si128,
     _mm_or_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32,
-    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
+    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128,
+    _mm_storeu_si128, _mm_xor_si128,
 };
 use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, equal_lanes, hmac_template};
+
+use crate::sha256_shani::next_words;
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -83,14 +86,11 @@ macro_rules! rounds4 {
     };
 }
 
-/// `w[t..t+4]` from the previous sixteen words, in place of the oldest four.
+/// `w[t..t+4]` from the previous sixteen words, in place of the oldest four
+/// ([`next_words`], `short` with `$short`).
 macro_rules! schedule {
-    ($w0:ident, $w1:ident, $w2:ident, $w3:ident) => {
-        let t = _mm_add_epi32(
-            _mm_sha256msg1_epu32($w0, $w1),
-            _mm_alignr_epi8::<4>($w3, $w2),
-        );
-        $w0 = _mm_sha256msg2_epu32(t, $w3);
+    ($w0:ident, $w1:ident, $w2:ident, $w3:ident $(, $short:ident)?) => {
+        $w0 = next_words!($($short)? $w0, $w1, $w2, $w3);
     };
 }
 
@@ -99,13 +99,13 @@ macro_rules! schedule {
 macro_rules! quad_x2 {
     ($i:expr, $a0:ident, $c0:ident, $a1:ident, $c1:ident,
      $x0:ident, $x1:ident, $x2:ident, $x3:ident,
-     $y0:ident, $y1:ident, $y2:ident, $y3:ident $(, $schedule:ident)?) => {
+     $y0:ident, $y1:ident, $y2:ident, $y3:ident $(, $schedule:ident $($short:ident)?)?) => {
         let k = k4($i);
         rounds4!($a0, $c0, _mm_add_epi32($x0, k));
         rounds4!($a1, $c1, _mm_add_epi32($y0, k));
         $(
-            $schedule!($x0, $x1, $x2, $x3);
-            $schedule!($y0, $y1, $y2, $y3);
+            $schedule!($x0, $x1, $x2, $x3 $(, $short)?);
+            $schedule!($y0, $y1, $y2, $y3 $(, $short)?);
         )?
     };
 }
@@ -213,10 +213,10 @@ multisha_contract::declare_variant! {
                 let (mut x2, mut x3, mut y2, mut y3) = (pad2, pad3, pad2, pad3);
                 (a0, c0, a1, c1) = (start_a, start_c, start_a, start_c);
                 for g in 0..3 {
-                    quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule);
-                    quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule);
-                    quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule);
-                    quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule);
+                    quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule short);
+                    quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule short);
+                    quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule short);
+                    quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule short);
                 }
                 quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
                 quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
