@@ -3,8 +3,10 @@
 //! * `sha256rnds2` runs two rounds on the state split as `abef` / `cdgh`, taking the two
 //!   rounds' `k + w` from the low half of its third operand.
 //! * `sha256msg1` adds `σ0(w[t-15])` to `w[t-16]`, `sha256msg2` adds the `σ1(w[t-2])` terms
-//!   (including the dependency inside the four new words); a `palignr` + `paddd` supply
-//!   `w[t-7]` in between.
+//!   (including the dependency inside the four new words); shifts and adds supply `w[t-7]`
+//!   around it, the one word of it from the group just made after `sha256msg2` (the
+//!   schedule's chain, not the rounds, set the pace of single blocks and PBKDF2; see
+//!   `next_words`).
 //!
 //! Design: the state lives in two xmm registers in SHA-NI order for the whole call
 //! (converted once on entry and once on exit), the schedule in a ring of five xmm registers,
@@ -45,11 +47,12 @@ macro_rules! next_words {
             $w3,
         )
     };
-    // The same words with a shorter path from `$w3`, for blocks whose message is the last
-    // block's digest (the PBKDF2 loops), where the schedule cannot run ahead of the rounds and
-    // its chain, one group after the other, sets the pace: `w[t-4]`, the one word of
-    // w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which nothing else in
-    // `sha256msg2` reads, so it is added after it, and `sha256msg2` waits for `$w3` alone.
+    // The same words with a shorter path from `$w3`, for a stream whose schedule cannot run
+    // ahead of its rounds (a message of one block, PBKDF2's blocks, made of the last digest),
+    // where the schedule's chain, one group after the other, sets the pace: `w[t-4]`, the
+    // one word of w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which
+    // nothing else in `sha256msg2` reads, so it is added after it, and `sha256msg2` waits
+    // for `$w3` alone. Two instructions more than the plain form.
     (short $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
         _mm_add_epi32(
             _mm_sha256msg2_epu32(
@@ -62,12 +65,12 @@ macro_rules! next_words {
 }
 pub(crate) use next_words;
 
-/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`], `short` with
-/// `$short`), then run four rounds with it.
+/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`], the short
+/// chain), then run four rounds with it.
 macro_rules! schedule_rounds4 {
     ($abef:ident, $cdgh:ident,
-     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal $(, $short:ident)?) => {
-        $w4 = next_words!($($short)? $w0, $w1, $w2, $w3);
+     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal) => {
+        $w4 = next_words!(short $w0, $w1, $w2, $w3);
         rounds4!($abef, $cdgh, $w4, $i);
     };
 }
@@ -128,7 +131,7 @@ macro_rules! message {
 /// One block with message words `$w0..$w3` (big-endian words, w[0] in lane 0 of `$w0`)
 /// compressed into the state `$abef`, `$cdgh`, feed-forward included.
 macro_rules! compress_block {
-    ($abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr $(, $short:ident)?) => {{
+    ($abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {{
         let (abef_in, cdgh_in) = ($abef, $cdgh);
         let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
         let mut w4;
@@ -137,18 +140,18 @@ macro_rules! compress_block {
         rounds4!($abef, $cdgh, w1, 1);
         rounds4!($abef, $cdgh, w2, 2);
         rounds4!($abef, $cdgh, w3, 3);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 4 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 5 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 6 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 7 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 8 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 9 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 10 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 11 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 12 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 13 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 14 $(, $short)?);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 15 $(, $short)?);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 4);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 5);
+        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 6);
+        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 7);
+        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 8);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 9);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 10);
+        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 11);
+        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 12);
+        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 13);
+        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 14);
+        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 15);
         let _ = (w1, w2, w3, w4);
 
         $abef = _mm_add_epi32($abef, abef_in);
@@ -214,10 +217,10 @@ multisha_contract::declare_variant! {
         for _ in 0..count {
             let (w0, w1) = message!(abef, cdgh, mask1, pad1);
             (abef, cdgh) = (inner_abef, inner_cdgh);
-            compress_block!(abef, cdgh, w0, w1, pad2, pad3, short);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
             let (w0, w1) = message!(abef, cdgh, mask1, pad1);
             (abef, cdgh) = (outer_abef, outer_cdgh);
-            compress_block!(abef, cdgh, w0, w1, pad2, pad3, short);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
             t_abef = _mm_xor_si128(t_abef, abef);
             t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
         }
