@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 
 use multisha::engine::{
-    Algorithm, CpuFeatures, Function, Interface, batch_costs, cpu_features, cpu_mask,
+    Algorithm, CpuFeatures, Function, Interface, batch_costs, cpu_features, cpu_mask, pbkdf2_chains,
 };
 
 use crate::diag::diag;
@@ -94,6 +94,15 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
                 for line in batch_costs(alg).to_string().lines() {
                     text.push_str(&format!("    {line}\n"));
                 }
+                // Where a multi-block PBKDF2 derivation's output blocks run.
+                text.push_str(&match pbkdf2_chains(alg) {
+                    Some(v) => format!(
+                        "    PBKDF2 output blocks: side by side on {} ({} lanes)\n",
+                        v.name(),
+                        v.lanes()
+                    ),
+                    None => "    PBKDF2 output blocks: one after the other\n".to_string(),
+                });
             }
         }
     }

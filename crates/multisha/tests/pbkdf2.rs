@@ -675,3 +675,28 @@ fn errors_say_what_is_wrong() {
         assert_eq!(error.to_string(), message);
     }
 }
+
+/// `engine::pbkdf2_chains` names a many-message variant of the algorithm that this CPU runs
+/// and that has a PBKDF2 entry, or none; a batch variant forced through the environment is the
+/// one named when it has an entry. Every run (forced, masked) checks its own case.
+#[test]
+fn the_chains_choice_names_a_variant_with_a_pbkdf2_entry() {
+    use multisha::engine::{Algorithm, pbkdf2_chains};
+    for &algorithm in Algorithm::ALL {
+        let has_entry = |name: &str| match algorithm.id() {
+            "sha1" => PinnedMany::<multisha::Sha1>::new(name).map(|p| p.has_pbkdf2_chains()),
+            "sha256" => PinnedMany::<multisha::Sha256>::new(name).map(|p| p.has_pbkdf2_chains()),
+            _ => PinnedMany::<multisha::Sha512>::new(name).map(|p| p.has_pbkdf2_chains()),
+        };
+        let chosen = pbkdf2_chains(algorithm);
+        if let Some(variant) = chosen {
+            assert_eq!(variant.interface(), Interface::Many, "{variant}");
+            assert!(variant.is_available(), "{variant}");
+            assert_eq!(has_entry(variant.name()), Ok(true), "{variant}");
+        }
+        if let Ok(forced) = std::env::var(algorithm.env_var_for(Interface::Many)) {
+            let want = (has_entry(&forced) == Ok(true)).then_some(forced.as_str());
+            assert_eq!(chosen.map(|v| v.name()), want, "forced {forced}");
+        }
+    }
+}

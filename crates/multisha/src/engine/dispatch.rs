@@ -31,6 +31,8 @@ pub(crate) trait Dispatch: Sync {
     fn batch_costs(&self) -> BatchCosts;
     /// The batch plan for messages of `lengths` bytes.
     fn batch_plan(&self, lengths: &[usize]) -> BatchPlan;
+    /// The lane variant that runs a multi-block PBKDF2 derivation's chains side by side.
+    fn pbkdf2_chains(&self) -> Option<&'static Variant>;
 }
 
 /// The choice of one interface: the selection and, for a refused override, why.
@@ -72,6 +74,9 @@ pub struct Slot<A: Compression> {
     costs: Published<(Costs, bool)>,
     /// The plans of recent equal-length batches ([`plan_memo`]).
     plans: PlanMemo,
+    /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`]): 0 one after the other, `k + 1` lane
+    /// kernel `k`.
+    chains: Published<u8>,
     algorithm: PhantomData<fn() -> A>,
 }
 
@@ -99,6 +104,7 @@ impl<A: Registered> Slot<A> {
             ladder: Published::new(),
             costs: Published::new(),
             plans: PlanMemo::new(),
+            chains: Published::new(),
             algorithm: PhantomData,
         }
     }
@@ -253,6 +259,10 @@ impl<A: Registered> Dispatch for Slot<A> {
         crate::batch::audit::plan::<A>(lengths)
     }
 
+    fn pbkdf2_chains(&self) -> Option<&'static Variant> {
+        chains_variant::<A>()
+    }
+
     fn install(&self, variant: &'static Variant, reason: Reason) {
         let _guard = self.lock();
         self.store(variant, reason);
@@ -363,50 +373,65 @@ pub(crate) fn current_single<A: Registered>() -> SingleKernel<A> {
     kernel_of::<A>(single_variant::<A>())
 }
 
-/// How much slower per block than the single-message kernel a lane kernel's batch cost may be
-/// while its PBKDF2 entry still runs the chains: one PBKDF2 chain waits on its own last digest
-/// for every message, which a second chain fills, while a batch step also round-trips the
-/// lanes' states through memory for the feed-forward. On the Sapphire Rapids VM the estimates
-/// were fitted on, `shani-x2`'s step is estimated 12.5% (SHA-1) and 4.5% (SHA-256) slower per
-/// block than `shani`, and its PBKDF2 entry ran two-block derivations 18% and 26-37% faster
-/// (`pbkdf2_quick` example).
-const CHAIN_MARGIN: f32 = 1.25;
-
 /// The lane kernel whose PBKDF2 entry runs the chains of a multi-block derivation side by
-/// side, as its lane count and entry, where that is faster per block than one chain after the
-/// other on the single-message variant (within [`CHAIN_MARGIN`]): the many-message variant
-/// named by `force` or the environment if it has such an entry, else the lane kernel of least
-/// cost per block among those this CPU runs, by the batch planner's costs if they were
-/// measured already, else by the declared estimates (a derivation never starts the measuring).
-pub(crate) fn pbkdf2_chains<A: Registered>() -> Option<(usize, LanesIterateFn<A>)> {
-    let with_entry = |variant: &'static Variant| match variant.declaration::<A>()?.kernel {
+/// side, as its lane count and entry: the many-message variant named by `force` or the
+/// environment if it has such an entry; else the one measured faster per chain than one
+/// chain after the other on the single-message variant, at the first multi-block derivation
+/// ([`kdf::chains`](crate::kdf::chains)); `None` for one after the other.
+pub(crate) fn pbkdf2_chain_entry<A: Registered>() -> Option<(usize, LanesIterateFn<A>)> {
+    chain_entry::<A>(chains_variant::<A>()?)
+}
+
+/// The lane count and PBKDF2 entry of `variant`, if it is a lane kernel with one.
+fn chain_entry<A: Registered>(variant: &'static Variant) -> Option<(usize, LanesIterateFn<A>)> {
+    match variant.declaration::<A>()?.kernel {
         Kernel::Lanes(kernel) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
         Kernel::Single(_) | Kernel::Serial => None,
-    };
+    }
+}
+
+/// The variant of [`pbkdf2_chain_entry`]: a pinned many-message variant if it has a PBKDF2
+/// entry (none if it has not), else the measured or estimated choice.
+fn chains_variant<A: Registered>() -> Option<&'static Variant> {
     if let Some(variant) = pinned_many::<A>() {
-        return with_entry(variant);
+        return chain_entry::<A>(variant).map(|_| variant);
     }
     let ladder = ladder::<A>();
-    let estimated;
-    let costs = match costs::<A>().get_ref() {
-        Some((measured, _)) => measured,
-        None => {
-            estimated = ladder.estimated(single_variant::<A>().estimated_cost());
-            &estimated
-        }
+    let choice = match A::slot().chains.get_ref() {
+        Some(&choice) => choice,
+        None => first_chains::<A>(ladder),
     };
-    let single = costs.single().per_block(1) * CHAIN_MARGIN;
-    costs
-        .lane_kernels()
-        .iter()
-        .enumerate()
-        .filter_map(|(k, &(lanes, cost))| {
-            let entry = with_entry(ladder.variant(k))?;
-            let per_block = cost.per_block(lanes);
-            (per_block < single).then_some((per_block, entry))
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, entry)| entry)
+    let k = usize::from(choice.checked_sub(1)?);
+    Some(ladder.variant(k))
+}
+
+/// [`pbkdf2_chain_entry`]'s choice at the first multi-block derivation: this thread measures it,
+/// or (measuring is off, or another thread is measuring) the estimate serves.
+#[cold]
+#[inline(never)]
+fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
+    let estimated = {
+        let estimated_costs;
+        let costs = match costs::<A>().get_ref() {
+            Some((costs, _)) => costs,
+            None => {
+                estimated_costs = ladder.estimated(single_variant::<A>().estimated_cost());
+                &estimated_costs
+            }
+        };
+        crate::kdf::chains::estimated(costs, ladder)
+    };
+    let Some(claim) = A::slot().chains.claim() else {
+        return estimated;
+    };
+    #[cfg(feature = "std")]
+    if crate::batch::calibrate::enabled() && estimated != 0 {
+        let measured = crate::kdf::chains::measure(current_single::<A>(), ladder);
+        claim.publish(measured);
+        return measured;
+    }
+    claim.publish(estimated);
+    estimated
 }
 
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).
@@ -520,6 +545,17 @@ pub fn active(algorithm: Algorithm) -> Selection {
 /// The many-message variant `algorithm`'s batch functions use now and why.
 pub fn active_many(algorithm: Algorithm) -> Selection {
     algorithm.active_many()
+}
+
+/// The many-message variant whose PBKDF2 entry runs the output blocks of a multi-block
+/// derivation (`pbkdf2_hmac_sha1` of 32 bytes, ...) side by side, one per lane, or `None`
+/// where they run one after the other on [`active`]'s variant: the variant forced for the
+/// batch functions if any (`None` if it has no PBKDF2 entry), else the one measured faster
+/// per output block than one after the other, once per process (measuring now if no
+/// derivation has yet; with `MULTISHA_CALIBRATE=0` or without `std`, the lane kernel with an
+/// entry of least estimated cost).
+pub fn pbkdf2_chains(algorithm: Algorithm) -> Option<&'static Variant> {
+    algorithm.0.dispatch.pbkdf2_chains()
 }
 
 /// Installs the variant called `name` for `algorithm`, for the whole process: a

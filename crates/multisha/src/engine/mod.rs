@@ -35,7 +35,7 @@ mod variant;
 pub(crate) use algorithm::AlgorithmInfo;
 pub use algorithm::{Algorithm, Listing};
 pub use cpu::{CPU_MASK_VAR, CpuMask, cpu_features, cpu_mask};
-pub use dispatch::{active, active_many, force};
+pub use dispatch::{active, active_many, force, pbkdf2_chains};
 pub use error::Error;
 pub use function::Function;
 pub(crate) use function::FunctionInfo;

@@ -5,12 +5,13 @@
 //! dispatched single-message variant's own loop ([`IterateFn`](multisha_contract::IterateFn)):
 //! for SHA-NI the state stays in its registers in the instructions' order and the next
 //! message is built from it there. The output blocks of a longer output are independent
-//! chains: where a lane kernel has a PBKDF2 entry that is faster per block (by the batch
-//! planner's costs), they run side by side on it. A variant pinned with
+//! chains: where a lane kernel has a PBKDF2 entry that is faster per chain (measured once per
+//! process, [`chains`]), they run side by side on it. A variant pinned with
 //! [`Pinned::pbkdf2_hmac`](crate::engine::Pinned::pbkdf2_hmac) runs its own loop alone;
 //! [`PinnedMany::pbkdf2_hmac`](crate::engine::PinnedMany::pbkdf2_hmac) runs the chains on
 //! one lane kernel.
 
+pub(crate) mod chains;
 mod derive;
 mod error;
 
@@ -28,7 +29,7 @@ fn dispatched_derive<H: HashFunction>(
     out: &mut [u8],
 ) -> Result<(), Pbkdf2Error> {
     let kernel = crate::engine::dispatch::current_single::<H::Compression>();
-    let chains = crate::engine::dispatch::pbkdf2_chains::<H::Compression>();
+    let chains = crate::engine::dispatch::pbkdf2_chain_entry::<H::Compression>();
     // SAFETY: the dispatcher only ever chooses variants the CPU runs.
     unsafe { derive_with::<H>(kernel, chains, password, salt, iterations, out) }
 }
@@ -41,7 +42,7 @@ fn dispatched_verify<H: HashFunction>(
     expected: &[u8],
 ) -> Result<(), Pbkdf2Error> {
     let kernel = crate::engine::dispatch::current_single::<H::Compression>();
-    let chains = crate::engine::dispatch::pbkdf2_chains::<H::Compression>();
+    let chains = crate::engine::dispatch::pbkdf2_chain_entry::<H::Compression>();
     // SAFETY: the dispatcher only ever chooses variants the CPU runs.
     unsafe { verify_with::<H>(kernel, chains, password, salt, iterations, expected) }
 }

@@ -1,0 +1,98 @@
+//! Whether the output blocks of a multi-block PBKDF2 derivation run side by side on a lane
+//! kernel's PBKDF2 entry or one after the other on the single-message variant's: measured on
+//! the running CPU once per process and compression function, at its first multi-block
+//! derivation, the way the batch planner's costs are ([`crate::batch::calibrate`]).
+//!
+//! Each candidate runs a short derivation loop (zero keys: the kernels' time does not depend
+//! on the data), the candidates taking turns round after round, the fastest round of each
+//! kept; the least time per chain and iteration wins. One PBKDF2 chain waits on its own last
+//! digest for every block, which a second chain on a second lane can fill, while a unit shared
+//! with a busy neighbour, or a lane kernel's extra work, can take that gain away: no rule
+//! decides it on every CPU, a measurement does.
+
+use crate::batch::{Costs, Ladder};
+use multisha_contract::Compression;
+#[cfg(feature = "std")]
+use std::time::Instant;
+#[cfg(feature = "std")]
+use {
+    crate::batch::planner::MAX_KERNELS,
+    multisha_contract::{HmacKeys, MAX_LANES, SingleKernel, State},
+};
+
+/// Iterations per timed run: a few microseconds, many times a block's latency.
+#[cfg(feature = "std")]
+const ITERATIONS: u32 = 32;
+
+/// Rounds; the fastest of each candidate is kept.
+#[cfg(feature = "std")]
+const ROUNDS: usize = 7;
+
+/// Which runs the chains: `0` for one after the other on `single`, `k + 1` for lane kernel
+/// `k` of `ladder` (one with a PBKDF2 entry), whichever took least per chain and iteration.
+#[cfg(feature = "std")]
+pub(crate) fn measure<A: Compression>(single: SingleKernel<A>, ladder: &Ladder<A>) -> u8 {
+    let keys = HmacKeys::<A> {
+        inner: State::<A>::default(),
+        outer: State::<A>::default(),
+    };
+    let digest_len = A::OUTPUTS[0].len;
+    let mut u = [State::<A>::default(); MAX_LANES];
+    let mut t = u;
+    // Candidate 0 is the single-message entry; then the lane kernels with an entry.
+    let mut candidates = [(0u8, 1usize, None); 1 + MAX_KERNELS];
+    let mut len = 1;
+    for k in 0..ladder.len() {
+        if let Some(iterate) = ladder.kernel(k).iterate {
+            candidates[len] = (k as u8 + 1, ladder.kernel(k).lanes, Some(iterate));
+            len += 1;
+        }
+    }
+    let mut fastest = [f32::MAX; 1 + MAX_KERNELS];
+    for round in 0..=ROUNDS {
+        for (i, &(_, lanes, entry)) in candidates[..len].iter().enumerate() {
+            let start = Instant::now();
+            match entry {
+                // SAFETY: the ladder holds kernels the CPU runs (checked when it was made);
+                // `u` and `t` have the kernel's lane count.
+                Some(iterate) => unsafe {
+                    iterate(
+                        &keys,
+                        &mut u[..lanes],
+                        &mut t[..lanes],
+                        digest_len,
+                        ITERATIONS,
+                    )
+                },
+                // SAFETY: the dispatcher installed this variant, which the CPU runs.
+                None => unsafe {
+                    (single.iterate)(&keys, &mut u[0], &mut t[0], digest_len, ITERATIONS)
+                },
+            }
+            let per_chain = start.elapsed().as_nanos() as f32 / lanes as f32;
+            // Round 0 warms the code and the units up; not kept.
+            if round > 0 {
+                fastest[i] = fastest[i].min(per_chain);
+            }
+        }
+    }
+    core::hint::black_box((&u, &t));
+    let best = (0..len)
+        .min_by(|&a, &b| fastest[a].total_cmp(&fastest[b]))
+        .expect("the single-message entry at least");
+    candidates[best].0
+}
+
+/// Which runs the chains without measuring (`no_std`, `MULTISHA_CALIBRATE=0`, or while another
+/// thread measures): the lane kernel with a PBKDF2 entry of least estimated cost per block,
+/// else one after the other: where a second chain has a unit's idle time to fill, side by
+/// side is the faster, and on the CPUs measured it was never the slower.
+pub(crate) fn estimated<A: Compression>(costs: &Costs, ladder: &Ladder<A>) -> u8 {
+    costs
+        .lane_kernels()
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| ladder.kernel(k).iterate.is_some())
+        .min_by(|a, b| a.1.1.per_block(a.1.0).total_cmp(&b.1.1.per_block(b.1.0)))
+        .map_or(0, |(k, _)| k as u8 + 1)
+}
