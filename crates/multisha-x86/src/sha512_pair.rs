@@ -288,14 +288,65 @@ macro_rules! round_entry {
 }
 pub(crate) use round_entry;
 
+/// The `asm!` of both assembly blocks: `$template` run on the frame at `$frame` (`{fp}`),
+/// after loading the eight state words from the pointer at `[{fp} + {state}]` into `{a}..{h}`
+/// and `ROR8` into `ymm13`, with the rounds' registers and every vector register clobbered;
+/// `$operands` name what else the template uses (`state` among them).
+#[rustfmt::skip]
+macro_rules! rounds_asm {
+    ($frame:expr, [$($template:expr),* $(,)?], $($operands:tt)*) => {
+        core::arch::asm!(
+            "vmovdqa ymm13, ymmword ptr [rip + {ror8}]",
+            "mov {t}, qword ptr [{fp} + {state}]",
+            "mov {a}, qword ptr [{t}]",
+            "mov {b}, qword ptr [{t} + 8]",
+            "mov {c}, qword ptr [{t} + 16]",
+            "mov {d}, qword ptr [{t} + 24]",
+            "mov {e}, qword ptr [{t} + 32]",
+            "mov {f}, qword ptr [{t} + 40]",
+            "mov {g}, qword ptr [{t} + 48]",
+            "mov {h}, qword ptr [{t} + 56]",
+            $($template,)*
+            "vzeroupper",
+            $($operands)*
+            fp = in(reg) $frame,
+            a = out(reg) _,
+            b = out(reg) _,
+            c = out(reg) _,
+            d = out(reg) _,
+            e = out(reg) _,
+            f = out(reg) _,
+            g = out(reg) _,
+            h = out(reg) _,
+            t = out(reg) _,
+            s = out(reg) _,
+            x = out(reg) _,
+            y = out(reg) _,
+            cf = out(reg) _,
+            k2 = sym $crate::sha512_pair::K2,
+            ror8 = sym $crate::sha512_pair::ROR8,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _,
+            // `vzeroupper` zeroes the upper halves of the two registers the rounds do not use:
+            // where a kernel is inlined (a PBKDF2 loop over it), the compiler must not keep
+            // vectors there.
+            out("ymm14") _, out("ymm15") _,
+            options(nostack),
+        )
+    };
+}
+pub(crate) use rounds_asm;
+
 /// Compresses the blocks described by `$frame` (from [`Frame::new`]) with the expansion step
 /// `$update`, then wipes the schedule. Expands to an `unsafe` block.
 #[rustfmt::skip]
 macro_rules! compress_pairs {
     ($frame:expr, $update:ident) => {{
         use $crate::sha512_pair::{
-            BSWAP64, END, K2, NEXT, ROR8, STATE, feed_forward, load, no_update, r, round,
-            round_entry, sixteen,
+            BSWAP64, END, NEXT, STATE, feed_forward, load, no_update, r, round, round_entry,
+            rounds_asm, sixteen,
         };
         let frame: *mut $crate::sha512_pair::Frame = $frame;
         // The assembly reads the blocks `[next, end)` (non-empty, a whole number of 128-byte
@@ -308,18 +359,8 @@ macro_rules! compress_pairs {
         // and the vector instructions AVX2 (and the caller's `$update` its own features), which
         // the calling kernel's declaration requires.
         unsafe {
-            core::arch::asm!(
+            rounds_asm!(frame, [
                 "vmovdqa ymm12, ymmword ptr [rip + {bswap}]",
-                "vmovdqa ymm13, ymmword ptr [rip + {ror8}]",
-                "mov {t}, qword ptr [{fp} + {state}]",
-                "mov {a}, qword ptr [{t}]",
-                "mov {b}, qword ptr [{t} + 8]",
-                "mov {c}, qword ptr [{t} + 16]",
-                "mov {d}, qword ptr [{t} + 24]",
-                "mov {e}, qword ptr [{t} + 32]",
-                "mov {f}, qword ptr [{t} + 40]",
-                "mov {g}, qword ptr [{t} + 48]",
-                "mov {h}, qword ptr [{t} + 56]",
                 // One pair per iteration; a lone last block is loaded into both lanes.
                 "2:",
                 "mov {t}, qword ptr [{fp} + {next}]",
@@ -373,36 +414,11 @@ macro_rules! compress_pairs {
                 "add {t}, 128",
                 "cmp {t}, 1280",
                 "jb 4b",
-                "vzeroupper",
-                fp = in(reg) frame,
-                a = out(reg) _,
-                b = out(reg) _,
-                c = out(reg) _,
-                d = out(reg) _,
-                e = out(reg) _,
-                f = out(reg) _,
-                g = out(reg) _,
-                h = out(reg) _,
-                t = out(reg) _,
-                s = out(reg) _,
-                x = out(reg) _,
-                y = out(reg) _,
-                cf = out(reg) _,
+            ],
                 state = const STATE,
                 next = const NEXT,
                 end = const END,
-                k2 = sym K2,
                 bswap = sym BSWAP64,
-                ror8 = sym ROR8,
-                out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                out("ymm12") _, out("ymm13") _,
-                // `vzeroupper` zeroes the upper halves of the two registers the assembly does
-                // not use: where the kernel is inlined (the PBKDF2 loop over it), the compiler
-                // must not keep vectors there.
-                out("ymm14") _, out("ymm15") _,
-                options(nostack),
             );
         }
     }};
@@ -448,8 +464,8 @@ pub(crate) use load_iteration;
 macro_rules! compress_iteration {
     ($frame:expr, $update:ident) => {{
         use $crate::sha512_pair::{
-            ITER_MASK, ITER_PAD, ITER_SRC, ITER_STATE, K2, ROR8, feed_forward, load_iteration,
-            no_update, r, round, round_entry, sixteen,
+            ITER_MASK, ITER_PAD, ITER_SRC, ITER_STATE, feed_forward, load_iteration, no_update,
+            r, round, round_entry, rounds_asm, sixteen,
         };
         let frame: *mut $crate::sha512_pair::IterationFrame = $frame;
         // The assembly reads the 8 source words at `src`, reads and writes the 8 words at
@@ -461,17 +477,7 @@ macro_rules! compress_iteration {
         // and the vector instructions AVX2 (and the caller's `$update` its own features), which
         // the calling kernel's declaration requires.
         unsafe {
-            core::arch::asm!(
-                "vmovdqa ymm13, ymmword ptr [rip + {ror8}]",
-                "mov {t}, qword ptr [{fp} + {state}]",
-                "mov {a}, qword ptr [{t}]",
-                "mov {b}, qword ptr [{t} + 8]",
-                "mov {c}, qword ptr [{t} + 16]",
-                "mov {d}, qword ptr [{t} + 24]",
-                "mov {e}, qword ptr [{t} + 32]",
-                "mov {f}, qword ptr [{t} + 40]",
-                "mov {g}, qword ptr [{t} + 48]",
-                "mov {h}, qword ptr [{t} + 56]",
+            rounds_asm!(frame, [
                 "mov {t}, qword ptr [{fp} + {src}]",
                 load_iteration!(words 0, xmm0 ymm0),
                 load_iteration!(words 1, xmm1 ymm1),
@@ -488,32 +494,11 @@ macro_rules! compress_iteration {
                 sixteen!($update, 24, 0),
                 sixteen!(no_update, 32, 0),
                 feed_forward!(),
-                "vzeroupper",
-                fp = in(reg) frame,
-                a = out(reg) _,
-                b = out(reg) _,
-                c = out(reg) _,
-                d = out(reg) _,
-                e = out(reg) _,
-                f = out(reg) _,
-                g = out(reg) _,
-                h = out(reg) _,
-                t = out(reg) _,
-                s = out(reg) _,
-                x = out(reg) _,
-                y = out(reg) _,
-                cf = out(reg) _,
+            ],
                 state = const ITER_STATE,
                 src = const ITER_SRC,
                 mask = const ITER_MASK,
                 pad = const ITER_PAD,
-                k2 = sym K2,
-                ror8 = sym ROR8,
-                out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-                out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-                options(nostack),
             );
         }
     }};
