@@ -87,12 +87,13 @@ mod measure {
     /// At most this long measuring one compression function's kernels.
     pub(crate) const BUDGET: Duration = Duration::from_millis(2);
 
-    /// Runs per shape; the fastest is kept.
-    const RUNS: usize = 40;
+    /// Rounds at most, each running every shape on every kernel once; the fastest run of
+    /// each is kept.
+    const ROUNDS: usize = 40;
 
-    /// Runs per shape even past [`BUDGET`] (a machine so slow or busy that these take longer
-    /// than the budget measures that much less precisely, never not at all).
-    const MIN_RUNS: usize = 3;
+    /// Rounds even past [`BUDGET`] (a machine so slow or busy that these take longer than the
+    /// budget measures that much less precisely, never not at all).
+    const MIN_ROUNDS: usize = 3;
 
     /// Message bytes: nine blocks of the widest block, all zero.
     static ZEROS: [u8; 9 * 128] = [0; 9 * 128];
@@ -127,7 +128,7 @@ mod measure {
         }
         let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
         let mut rounds = 0;
-        while rounds < RUNS && (rounds < MIN_RUNS || start.elapsed() <= BUDGET) {
+        while rounds < ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() <= BUDGET) {
             for (kernel, fastest) in fastest[..kernels].iter_mut().enumerate() {
                 fastest.one = fastest.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel != 0 {
