@@ -10,7 +10,7 @@
 //! set-up, the cost per call, per step and per message (a single-message kernel has neither
 //! set-up nor part per message: two shapes do). A fit far from the kernel's declared estimate
 //! (a preempted run, a clock gone wrong) keeps the estimate. The rounds stop after `BUDGET`
-//! (2 ms), and after 40; a slower machine still measures 3.
+//! (2 ms), and after 25; a slower machine still measures 3.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
@@ -89,7 +89,7 @@ mod measure {
 
     /// Rounds at most, each running every shape on every kernel once; the fastest run of
     /// each is kept.
-    const ROUNDS: usize = 40;
+    const ROUNDS: usize = 25;
 
     /// Rounds even past [`BUDGET`] (a machine so slow or busy that these take longer than the
     /// budget measures that much less precisely, never not at all).
