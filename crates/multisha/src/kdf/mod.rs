@@ -29,7 +29,7 @@ fn dispatched_derive<H: HashFunction>(
     out: &mut [u8],
 ) -> Result<(), Pbkdf2Error> {
     let kernel = crate::engine::dispatch::current_single::<H::Compression>();
-    let chains = crate::engine::dispatch::pbkdf2_chain_entry::<H::Compression>();
+    let chains = chains_for::<H>(out.len());
     // SAFETY: the dispatcher only ever chooses variants the CPU runs.
     unsafe { derive_with::<H>(kernel, chains, password, salt, iterations, out) }
 }
@@ -42,9 +42,19 @@ fn dispatched_verify<H: HashFunction>(
     expected: &[u8],
 ) -> Result<(), Pbkdf2Error> {
     let kernel = crate::engine::dispatch::current_single::<H::Compression>();
-    let chains = crate::engine::dispatch::pbkdf2_chain_entry::<H::Compression>();
+    let chains = chains_for::<H>(expected.len());
     // SAFETY: the dispatcher only ever chooses variants the CPU runs.
     unsafe { verify_with::<H>(kernel, chains, password, salt, iterations, expected) }
+}
+
+/// Where the output blocks of an output of `len` bytes run side by side: asked (and measured,
+/// the first time) only for outputs of more than one digest.
+fn chains_for<H: HashFunction>(len: usize) -> Option<derive::Chains<H::Compression>> {
+    if len > H::OUTPUT.len {
+        crate::engine::dispatch::pbkdf2_chain_entry::<H::Compression>()
+    } else {
+        None
+    }
 }
 
 macro_rules! pbkdf2_functions {
