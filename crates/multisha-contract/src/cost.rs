@@ -11,6 +11,7 @@
 /// The part per message is what makes a wide kernel with few lanes filled cheaper than with
 /// all of them: a model without it, fitted with the lanes full, overcharges such a batch.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Cost {
     /// Nanoseconds per use in a batch.
     pub setup: f32,

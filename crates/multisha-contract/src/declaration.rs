@@ -242,10 +242,10 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// listed feature and a `# Safety` section naming them; the static records the same names as
 /// [`CpuFeatures`] (an unknown name is a compile error). A portable kernel lists no feature.
 ///
-/// `cost` is the kernel's estimated [`Cost`](crate::Cost) (nanoseconds per call and per step),
-/// the planner's prior until it measures the kernel on the running CPU. A multi-lane kernel
-/// also declares its set-up per use in a batch and its part per message (lane):
-/// `cost: { setup: S, call: C, step: P, message: M }`.
+/// `cost` is the kernel's estimated [`Cost`](crate::Cost), the planner's prior until it
+/// measures the kernel on the running CPU: nanoseconds per call and per step,
+/// `cost: { call: C, step: P }`; a multi-lane kernel also declares its set-up per use in a
+/// batch and its part per message (lane), `cost: { setup: S, call: C, step: P, message: M }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
 /// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may

@@ -38,16 +38,8 @@ macro_rules! rounds4 {
 /// `sha256msg1` adds σ0(w[t-15]) to w[t-16], an `palignr` supplies w[t-7], `sha256msg2` adds
 /// the σ1(w[t-2]) terms.
 macro_rules! next_words {
-    ($w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
-        _mm_sha256msg2_epu32(
-            _mm_add_epi32(
-                _mm_sha256msg1_epu32($w0, $w1),
-                _mm_alignr_epi8::<4>($w3, $w2),
-            ),
-            $w3,
-        )
-    };
-    // The same words with a shorter path from `$w3`, for a stream whose schedule cannot run
+    // (`short` first: the plain arm would try to read it as an expression.) The same words
+    // with a shorter path from `$w3`, for a stream whose schedule cannot run
     // ahead of its rounds (a message of one block, PBKDF2's blocks, made of the last digest),
     // where the schedule's chain, one group after the other, sets the pace: `w[t-4]`, the
     // one word of w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which
@@ -60,6 +52,15 @@ macro_rules! next_words {
                 $w3,
             ),
             _mm_slli_si128::<12>($w3),
+        )
+    };
+    ($w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
+        _mm_sha256msg2_epu32(
+            _mm_add_epi32(
+                _mm_sha256msg1_epu32($w0, $w1),
+                _mm_alignr_epi8::<4>($w3, $w2),
+            ),
+            $w3,
         )
     };
 }

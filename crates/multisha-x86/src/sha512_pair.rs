@@ -1,6 +1,7 @@
 //! The assembly shared by the `avx2` and `avx512` SHA-512 kernels: the loop over pairs of
-//! blocks, the scalar rounds and the stack frame. Each kernel supplies only its message
-//! expansion step (`update` below); see `sha512_avx2` for the design.
+//! blocks, the scalar rounds and the stack frame, and the PBKDF2 loop's block built from the
+//! last state. Each kernel supplies only its message expansion step (`update` below); see
+//! `sha512_avx2` for the design.
 
 use core::mem::{MaybeUninit, offset_of};
 

@@ -49,16 +49,15 @@ pub(crate) fn with_costs<A: Registered, R>(f: impl FnOnce(&Costs, bool) -> R) ->
 #[cold]
 #[inline(never)]
 fn first_costs<A: Registered>() -> (Costs, bool) {
-    let ladder = dispatch::ladder::<A>();
     let cell = dispatch::costs::<A>();
-    let estimated = ladder.estimated(dispatch::single_variant::<A>().estimated_cost());
+    let estimated = dispatch::estimated_costs::<A>();
     let Some(claim) = cell.claim() else {
         // Another thread is measuring: plan with the estimates meanwhile.
         return (estimated, false);
     };
     #[cfg(feature = "std")]
     if enabled() {
-        let measured = measure::<A::Main>(ladder, estimated);
+        let measured = measure::<A::Main>(dispatch::ladder::<A>(), estimated);
         claim.publish((measured, true));
         return (measured, true);
     }
@@ -84,7 +83,8 @@ mod measure {
     use multisha_contract::{BlockBytes, Compression, Cost, KernelFn, MAX_LANES};
     use std::time::{Duration, Instant};
 
-    /// At most this long measuring one compression function's kernels.
+    /// After this long measuring one compression function's kernels no new round starts
+    /// (once [`MIN_ROUNDS`] have run).
     pub(crate) const BUDGET: Duration = Duration::from_millis(2);
 
     /// Rounds at most, each running every shape on every kernel once; the fastest run of
@@ -98,8 +98,8 @@ mod measure {
     /// Message bytes: nine blocks of the widest block, all zero.
     static ZEROS: [u8; 9 * 128] = [0; 9 * 128];
 
-    /// `estimated` with every kernel of `ladder` and the single-message kernel measured,
-    /// within [`BUDGET`].
+    /// `estimated` with every kernel of `ladder` and the single-message kernel measured, in
+    /// rounds until [`BUDGET`] (at least [`MIN_ROUNDS`], at most [`ROUNDS`]).
     ///
     /// The kernels take turns, one run of each shape each, round after round: a neighbour
     /// that takes the CPU for a while slows one round of every kernel (which the minimum

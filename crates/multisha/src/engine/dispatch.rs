@@ -383,7 +383,9 @@ pub(crate) fn pbkdf2_chain_entry<A: Registered>() -> Option<(usize, LanesIterate
 }
 
 /// The lane count and PBKDF2 entry of `variant`, if it is a lane kernel with one.
-fn chain_entry<A: Registered>(variant: &'static Variant) -> Option<(usize, LanesIterateFn<A>)> {
+pub(crate) fn chain_entry<A: Registered>(
+    variant: &'static Variant,
+) -> Option<(usize, LanesIterateFn<A>)> {
     match variant.declaration::<A>()?.kernel {
         Kernel::Lanes(kernel) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
         Kernel::Single(_) | Kernel::Serial => None,
@@ -410,16 +412,9 @@ fn chains_variant<A: Registered>() -> Option<&'static Variant> {
 #[cold]
 #[inline(never)]
 fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
-    let estimated = {
-        let estimated_costs;
-        let costs = match costs::<A>().get_ref() {
-            Some((costs, _)) => costs,
-            None => {
-                estimated_costs = ladder.estimated(single_variant::<A>().estimated_cost());
-                &estimated_costs
-            }
-        };
-        crate::kdf::chains::estimated(costs, ladder)
+    let estimated = match costs::<A>().get_ref() {
+        Some((costs, _)) => crate::kdf::chains::estimated(costs, ladder),
+        None => crate::kdf::chains::estimated(&estimated_costs::<A>(), ladder),
     };
     let Some(claim) = A::slot().chains.claim() else {
         return estimated;
@@ -432,6 +427,12 @@ fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
     }
     claim.publish(estimated);
     estimated
+}
+
+/// The batch planner's costs of `A` as declared: the lane kernels' estimates and the
+/// single-message variant's in use.
+pub(crate) fn estimated_costs<A: Registered>() -> Costs {
+    ladder::<A>().estimated(single_variant::<A>().estimated_cost())
 }
 
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).
@@ -552,8 +553,8 @@ pub fn active_many(algorithm: Algorithm) -> Selection {
 /// where they run one after the other on [`active`]'s variant: the variant forced for the
 /// batch functions if any (`None` if it has no PBKDF2 entry), else the one measured faster
 /// per output block than one after the other, once per process (measuring now if no
-/// derivation has yet; with `MULTISHA_CALIBRATE=0` or without `std`, the lane kernel with an
-/// entry of least estimated cost).
+/// derivation has yet; with `MULTISHA_CALIBRATE=0` or without `std`, and for other threads
+/// while one measures, the lane kernel with an entry of least estimated cost).
 pub fn pbkdf2_chains(algorithm: Algorithm) -> Option<&'static Variant> {
     algorithm.0.dispatch.pbkdf2_chains()
 }

@@ -209,14 +209,7 @@ impl<H: HashFunction> PinnedMany<H> {
         iterations: NonZeroU32,
         out: &mut [u8],
     ) -> Result<(), crate::Pbkdf2Error> {
-        let chains = match self
-            .variant
-            .declaration::<H::Compression>()
-            .map(|d| d.kernel)
-        {
-            Some(Kernel::Lanes(kernel)) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
-            _ => None,
-        };
+        let chains = super::dispatch::chain_entry::<H::Compression>(self.variant);
         let kernel = super::dispatch::current_single::<H::Compression>();
         // SAFETY: the pinned variant passed `lookup_for` on this CPU (the CPU runs it), and
         // the dispatcher only ever chooses a single-message variant the CPU runs.
@@ -226,10 +219,7 @@ impl<H: HashFunction> PinnedMany<H> {
     /// Whether the pinned lane kernel runs the chains of a multi-block PBKDF2 derivation (it
     /// has a PBKDF2 entry).
     pub fn has_pbkdf2_chains(&self) -> bool {
-        matches!(
-            self.variant.declaration::<H::Compression>().map(|d| d.kernel),
-            Some(Kernel::Lanes(kernel)) if kernel.iterate.is_some()
-        )
+        super::dispatch::chain_entry::<H::Compression>(self.variant).is_some()
     }
 }
 

@@ -15,7 +15,7 @@ pub struct KernelCost {
     pub variant: &'static Variant,
     /// How many messages it runs at once.
     pub lanes: usize,
-    /// Nanoseconds per call and per step.
+    /// Nanoseconds per use, call, step and message.
     pub cost: Cost,
 }
 
