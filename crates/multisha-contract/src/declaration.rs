@@ -273,8 +273,10 @@ macro_rules! declare_variant {
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
         $(#[$const_meta:meta])*
         $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block
-        $(#[$iter_meta:meta])*
-        $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
+        $(
+            $(#[$iter_meta:meta])*
+            $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
+        )?
     ) => {
         $(#[$static_meta])*
         $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
@@ -287,77 +289,21 @@ macro_rules! declare_variant {
                 lanes: $lanes,
                 compress: $kernel,
                 constant: $constant,
-                iterate: Some($iterate),
+                iterate: $crate::__lanes_iterate!($($iterate)?),
             }),
         };
 
-        $(#[$fn_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $fn_vis unsafe fn $kernel($($args)*) $body
-
-        $(#[$const_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $const_vis unsafe fn $constant($($const_args)*) $const_body
-
-        $(#[$iter_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $iter_vis unsafe fn $iterate($($iter_args)*) $iter_body
-    };
-    (
-        $(#[$static_meta:meta])*
-        $static_vis:vis static $static:ident: $alg:ty = {
-            name: $name:literal,
-            description: $description:expr,
-            schedule: $schedule:ident,
-            requires: [$($feature:literal),* $(,)?],
-            lanes: $lanes:literal,
-            cost: {
-                setup: $setup:literal, call: $call:literal, step: $step:literal,
-                message: $message:literal $(,)?
-            } $(,)?
-        };
-        $(#[$fn_meta:meta])*
-        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
-        $(#[$const_meta:meta])*
-        $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block
-    ) => {
-        $(#[$static_meta])*
-        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
-            name: $name,
-            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
-            description: $description,
-            schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new($setup, $call, $step).per_message($message),
-            kernel: $crate::Kernel::Lanes($crate::LaneKernel {
-                lanes: $lanes,
-                compress: $kernel,
-                constant: $constant,
-                iterate: None,
-            }),
-        };
-
-        $(#[$fn_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $fn_vis unsafe fn $kernel($($args)*) $body
-
-        $(#[$const_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $const_vis unsafe fn $constant($($const_args)*) $const_body
+        $crate::__kernel_fn! {
+            [$($feature),*] $(#[$fn_meta])* $fn_vis fn $kernel($($args)*) $body
+        }
+        $crate::__kernel_fn! {
+            [$($feature),*]
+            $(#[$const_meta])* $const_vis fn $constant($($const_args)*) $const_body
+        }
+        $crate::__kernel_fn! {
+            [$($feature),*]
+            $($(#[$iter_meta])* $iter_vis fn $iterate($($iter_args)*) $iter_body)?
+        }
     };
     (
         $(#[$static_meta:meta])*
@@ -370,8 +316,10 @@ macro_rules! declare_variant {
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
-        $(#[$iter_meta:meta])*
-        $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
+        $(
+            $(#[$iter_meta:meta])*
+            $iter_vis:vis fn $iterate:ident($($iter_args:tt)*) $iter_body:block
+        )?
     ) => {
         $(#[$static_meta])*
         $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
@@ -382,74 +330,75 @@ macro_rules! declare_variant {
             cost: $crate::Cost::new(0.0, $call, $step),
             kernel: $crate::Kernel::Single($crate::SingleKernel {
                 compress: $kernel,
-                iterate: $iterate,
+                iterate: $crate::__single_iterate!([$($feature),*] $alg, $kernel $(, $iterate)?),
             }),
         };
 
-        $(#[$fn_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $fn_vis unsafe fn $kernel($($args)*) $body
-
-        $(#[$iter_meta])*
-        ///
-        /// # Safety
-        #[doc = $crate::__safety_doc!($($feature),*)]
-        $(#[target_feature(enable = $feature)])*
-        $iter_vis unsafe fn $iterate($($iter_args)*) $iter_body
+        $crate::__kernel_fn! {
+            [$($feature),*] $(#[$fn_meta])* $fn_vis fn $kernel($($args)*) $body
+        }
+        $crate::__kernel_fn! {
+            [$($feature),*]
+            $($(#[$iter_meta])* $iter_vis fn $iterate($($iter_args)*) $iter_body)?
+        }
     };
+}
+
+/// One function of a declared kernel (or none): `unsafe`, with one `#[target_feature]` per
+/// feature and a `# Safety` section naming them.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __kernel_fn {
+    ([$($feature:literal),*]) => {};
     (
-        $(#[$static_meta:meta])*
-        $static_vis:vis static $static:ident: $alg:ty = {
-            name: $name:literal,
-            description: $description:expr,
-            schedule: $schedule:ident,
-            requires: [$($feature:literal),* $(,)?],
-            cost: { call: $call:literal, step: $step:literal } $(,)?
-        };
-        $(#[$fn_meta:meta])*
-        $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
+        [$($feature:literal),*]
+        $(#[$meta:meta])* $vis:vis fn $name:ident($($args:tt)*) $body:block
     ) => {
-        $(#[$static_meta])*
-        $static_vis static $static: $crate::Declaration<$alg> = $crate::Declaration {
-            name: $name,
-            requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
-            description: $description,
-            schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new(0.0, $call, $step),
-            kernel: $crate::Kernel::Single($crate::SingleKernel {
-                compress: $kernel,
-                iterate: {
-                    // The portable loop over this kernel, with the kernel's features so the
-                    // kernel may be inlined into it.
-                    $(#[target_feature(enable = $feature)])*
-                    unsafe fn iterate(
-                        keys: &$crate::HmacKeys<$alg>,
-                        u: &mut $crate::State<$alg>,
-                        t: &mut $crate::State<$alg>,
-                        digest_len: usize,
-                        count: u32,
-                    ) {
-                        // SAFETY: this function has the kernel's features, so its caller
-                        // made sure the CPU runs the kernel.
-                        unsafe {
-                            $crate::iterate_with::<$alg>($kernel, keys, u, t, digest_len, count)
-                        }
-                    }
-                    iterate
-                },
-            }),
-        };
-
-        $(#[$fn_meta])*
+        $(#[$meta])*
         ///
         /// # Safety
         #[doc = $crate::__safety_doc!($($feature),*)]
         $(#[target_feature(enable = $feature)])*
-        $fn_vis unsafe fn $kernel($($args)*) $body
+        $vis unsafe fn $name($($args)*) $body
     };
+}
+
+/// A lane kernel's PBKDF2 entry: the one it defines, or none.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __lanes_iterate {
+    () => {
+        None
+    };
+    ($iterate:ident) => {
+        Some($iterate)
+    };
+}
+
+/// A single-message kernel's PBKDF2 entry: the one it defines, or the portable loop over it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __single_iterate {
+    ([$($feature:literal),*] $alg:ty, $kernel:ident, $iterate:ident) => {
+        $iterate
+    };
+    ([$($feature:literal),*] $alg:ty, $kernel:ident) => {{
+        // The portable loop over this kernel, with the kernel's features so the kernel may
+        // be inlined into it.
+        $(#[target_feature(enable = $feature)])*
+        unsafe fn iterate(
+            keys: &$crate::HmacKeys<$alg>,
+            u: &mut $crate::State<$alg>,
+            t: &mut $crate::State<$alg>,
+            digest_len: usize,
+            count: u32,
+        ) {
+            // SAFETY: this function has the kernel's features, so its caller made sure the
+            // CPU runs the kernel.
+            unsafe { $crate::iterate_with::<$alg>($kernel, keys, u, t, digest_len, count) }
+        }
+        iterate
+    }};
 }
 
 /// The `# Safety` text of a declared kernel.
