@@ -3,7 +3,8 @@
 //!
 //! `cargo run --release -p multisha-benches --example regret [-- --quick] [--rounds N]
 //! [sha1|sha256|sha512]`: `--quick` keeps a part of the grid and 15 rounds (else 25); each
-//! way's time is its fastest round, so more rounds steady it on a busy machine.
+//! ratio is the median of the rounds' paired ratios, so more rounds steady it on a busy
+//! machine.
 
 use multisha::engine::{Algorithm, batch_costs};
 use multisha_benches::{measure_regret, regret_shapes};

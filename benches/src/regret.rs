@@ -1,8 +1,11 @@
 //! The batch planner's regret: for a grid of batch shapes, the dispatched batch function's
 //! time against the best single choice (every many-message variant pinned alone, and one
 //! message after the other through the one-shot function), all in one process, interleaved
-//! rounds (the order rotating each round), each way's fastest round: on a shared machine a
-//! neighbour slows some rounds, never speeds one up, so the fastest is the least disturbed.
+//! rounds (the order rotating each round). The ratios are paired: each round's dispatched
+//! time over the other way's in the same round, the median over the rounds. On a shared
+//! machine a neighbour does not slow every way alike (one busy on the SHA unit slows the SHA
+//! instructions, not the vector lanes), so each way's fastest round could come from a
+//! different moment; rounds side by side compare the ways under the same conditions.
 
 use multisha::HashFunction;
 use multisha::engine::{Algorithm, Interface, PinnedMany};
@@ -67,7 +70,8 @@ fn next(seed: &mut u64) -> u64 {
     seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
 }
 
-/// One row of the regret table: nanoseconds per batch call, each way's fastest round.
+/// One row of the regret table: nanoseconds per batch call, each way's median round, and
+/// the paired ratios.
 #[derive(Debug, Clone)]
 pub struct RegretRow {
     /// The shape's label.
@@ -78,24 +82,26 @@ pub struct RegretRow {
     pub bytes: usize,
     /// The dispatched batch function.
     pub dispatched: f64,
-    /// The fastest single choice: its name and time.
+    /// The fastest single choice (of least median time): its name and time.
     pub best: (String, f64),
     /// One message after the other through the one-shot function.
     pub one_by_one: f64,
     /// The plan the dispatched function ran, in words.
     pub plan: String,
+    /// The paired ratios: against the best single choice, against one by one.
+    ratios: (f64, f64),
 }
 
 impl RegretRow {
-    /// Dispatched time / the best single choice's (1.0: the planner chose as well as the best
-    /// choice made knowing the answer).
+    /// Dispatched time / the best single choice's, the median of the rounds' ratios (1.0:
+    /// the planner chose as well as the best choice made knowing the answer).
     pub fn regret(&self) -> f64 {
-        self.dispatched / self.best.1
+        self.ratios.0
     }
 
-    /// Dispatched time / one by one.
+    /// Dispatched time / one by one's, the median of the rounds' ratios.
     pub fn against_one_by_one(&self) -> f64 {
-        self.dispatched / self.one_by_one
+        self.ratios.1
     }
 }
 
@@ -183,11 +189,20 @@ fn measure<H: HashFunction>(
             }
             start.elapsed().as_nanos() as f64 / iterations as f64
         };
+        // Calls per sample from a run of a tenth of a sample at least: timed from one call,
+        // a way whose first call met a cold cache or vector unit got a short sample, in which
+        // that start weighed on every round.
         let iterations: Vec<usize> = ways
             .iter()
             .map(|(_, way)| {
-                let once = time(way, &mut out, 1).max(1.0);
-                ((sample_ns / once).ceil() as usize).clamp(1, 1 << 20)
+                let mut calls = 1;
+                loop {
+                    let each = time(way, &mut out, calls).max(1.0);
+                    if each * calls as f64 >= sample_ns / 10.0 || calls >= 1 << 20 {
+                        break ((sample_ns / each).ceil() as usize).clamp(1, 1 << 20);
+                    }
+                    calls *= 2;
+                }
             })
             .collect();
         let mut samples = vec![Vec::with_capacity(rounds); ways.len()];
@@ -197,26 +212,37 @@ fn measure<H: HashFunction>(
                 samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
             }
         }
-        let fastest: Vec<f64> = samples.into_iter().map(fastest).collect();
-        let (best, &best_ns) = fastest
+        let typical: Vec<f64> = samples.iter().map(|s| median(s.clone())).collect();
+        let (best, &best_ns) = typical
             .iter()
             .enumerate()
             .skip(1)
             .min_by(|a, b| a.1.total_cmp(b.1))
             .expect("single choices");
+        let paired = |other: usize| {
+            median(
+                samples[0]
+                    .iter()
+                    .zip(&samples[other])
+                    .map(|(dispatched, other)| dispatched / other)
+                    .collect(),
+            )
+        };
         rows.push(RegretRow {
             label: shape.label.clone(),
             count: shape.lengths.len(),
             bytes: shape.lengths.iter().sum(),
-            dispatched: fastest[0],
+            dispatched: typical[0],
             best: (ways[best].0.clone(), best_ns),
-            one_by_one: *fastest.last().expect("one by one"),
+            one_by_one: *typical.last().expect("one by one"),
             plan: multisha::engine::batch_plan(H::algorithm(), &shape.lengths).to_string(),
+            ratios: (paired(best), paired(ways.len() - 1)),
         });
     }
     rows
 }
 
-fn fastest(samples: Vec<f64>) -> f64 {
-    samples.into_iter().fold(f64::INFINITY, f64::min)
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
 }

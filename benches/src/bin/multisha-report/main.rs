@@ -243,7 +243,7 @@ fn run(options: &Options) -> Result<(), String> {
         let rows = multisha_benches::measure_regret(
             algorithm,
             &regret_shapes,
-            // Short samples, many rounds, the fastest kept (see `measure_regret`).
+            // Short samples, many rounds, ratios paired by round (see `measure_regret`).
             3 * plan.rounds,
             50_000.0,
         );

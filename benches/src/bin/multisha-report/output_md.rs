@@ -113,9 +113,10 @@ fn render_regret(out: &mut String, regret: &RegretReport) {
     let _ = writeln!(out, "```text\n{}\n```\n", regret.costs);
     let _ = writeln!(
         out,
-        "Nanoseconds per batch call (the fastest of interleaved rounds). Regret: dispatched / the \
-         fastest single choice (each many-message variant pinned alone, one by one); 1.00 is \
-         as good as knowing the answer, below 1 the plan beats every single choice.\n"
+        "Nanoseconds per batch call (the median of interleaved rounds). Regret: dispatched / the \
+         fastest single choice (each many-message variant pinned alone, one by one), the median \
+         of the rounds' ratios; 1.00 is as good as knowing the answer, below 1 the plan beats \
+         every single choice.\n"
     );
     let _ = writeln!(
         out,
