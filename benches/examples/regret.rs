@@ -2,42 +2,65 @@
 //! function against the best single choice and against one message after the other.
 //!
 //! `cargo run --release -p multisha-benches --example regret [-- --quick] [--rounds N]
-//! [sha1|sha256|sha512]`: `--quick` keeps a part of the grid and 15 rounds (else 25); each
-//! ratio is the median of the rounds' paired ratios, so more rounds steady it on a busy
-//! machine.
+//! [--processes P] [sha1|sha256|sha512]`: `--quick` keeps a part of the grid and 15 rounds
+//! (else 25); each ratio is the median of the rounds' paired ratios, so more rounds steady it
+//! on a busy machine. `--processes P` runs the grid in `P` processes one after the other and
+//! prints, per shape, the median and the worst of their ratios: each process measures the
+//! kernels' costs anew at its first batch call, as every program using the library does, so
+//! the median is what a program meets typically, the worst what it meets in an unlucky one.
 
 use multisha::engine::{Algorithm, batch_costs};
 use multisha_benches::{measure_regret, regret_shapes};
+use std::collections::BTreeMap;
+use std::process::Command;
+
+/// The value after flag `name`, a positive number, if the flag is given.
+fn count_after(args: &[String], name: &str) -> Option<usize> {
+    let i = args.iter().position(|a| a == name)?;
+    match args.get(i + 1).and_then(|n| n.parse::<usize>().ok()) {
+        Some(n) if n > 0 => Some(n),
+        _ => {
+            eprintln!("{name} takes a positive number");
+            std::process::exit(2);
+        }
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(processes) = count_after(&args, "--processes") {
+        return across_processes(&args, processes);
+    }
     let quick = args.iter().any(|a| a == "--quick");
-    let rounds = match args.iter().position(|a| a == "--rounds") {
-        Some(i) => match args.get(i + 1).and_then(|n| n.parse::<usize>().ok()) {
-            Some(n) if n > 0 => n,
-            _ => {
-                eprintln!("--rounds takes a positive number");
-                std::process::exit(2);
-            }
-        },
-        None if quick => 15,
-        None => 25,
-    };
-    let algorithms: Vec<Algorithm> = Algorithm::ALL
+    // One line per cell, for `--processes`: `algorithm \t shape \t regret \t vs 1x1 \t plan`.
+    let cells = args.iter().any(|a| a == "--cells");
+    let rounds = count_after(&args, "--rounds").unwrap_or(if quick { 15 } else { 25 });
+    let named: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
+        .collect();
+    let algorithms = Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| {
-            let named: Vec<&String> = args
-                .iter()
-                .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
-                .collect();
-            named.is_empty() || named.iter().any(|n| *n == a.id())
-        })
-        .collect();
+        .filter(|a| named.is_empty() || named.iter().any(|n| *n == a.id()));
     let shapes = regret_shapes(quick);
     for algorithm in algorithms {
-        println!("{}", batch_costs(algorithm));
+        let costs = batch_costs(algorithm);
         let rows = measure_regret(algorithm, &shapes, rounds, 50_000.0);
+        if cells {
+            for row in &rows {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    algorithm,
+                    row.label,
+                    row.regret(),
+                    row.against_one_by_one(),
+                    row.plan
+                );
+            }
+            continue;
+        }
+        println!("{costs}");
         println!(
             "{:<20} {:>11} {:>11} {:<12} {:>7} {:>7}  plan",
             "shape", "dispatched", "best", "(which)", "regret", "vs 1x1"
@@ -70,4 +93,104 @@ fn main() {
             worst_one.label
         );
     }
+}
+
+/// One cell's ratios from every process, and the plans they ran.
+#[derive(Default)]
+struct Cell {
+    regret: Vec<f64>,
+    against_one_by_one: Vec<f64>,
+    plans: Vec<String>,
+}
+
+/// Runs the grid in `processes` child processes, one after the other (side by side they
+/// would slow each other), and prints the median and worst of each cell.
+fn across_processes(args: &[String], processes: usize) {
+    let mut child_args: Vec<String> = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if arg == "--processes" {
+            skip = true;
+            continue;
+        }
+        child_args.push(arg.clone());
+    }
+    child_args.push("--cells".to_string());
+    let exe = std::env::current_exe().expect("the path of this program");
+    // Cells in the grid's order, per algorithm.
+    let mut grid: BTreeMap<String, Vec<(String, Cell)>> = BTreeMap::new();
+    for p in 0..processes {
+        eprintln!("process {} of {processes}", p + 1);
+        let output = Command::new(&exe)
+            .args(&child_args)
+            .output()
+            .expect("run the grid in a child process");
+        if !output.status.success() {
+            eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+            std::process::exit(1);
+        }
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [algorithm, label, regret, against, plan] = fields[..] else {
+                continue;
+            };
+            let (Ok(regret), Ok(against)) = (regret.parse::<f64>(), against.parse::<f64>()) else {
+                continue;
+            };
+            let cells = grid.entry(algorithm.to_string()).or_default();
+            let at = match cells.iter().position(|(l, _)| l == label) {
+                Some(at) => at,
+                None => {
+                    cells.push((label.to_string(), Cell::default()));
+                    cells.len() - 1
+                }
+            };
+            let cell = &mut cells[at].1;
+            cell.regret.push(regret);
+            cell.against_one_by_one.push(against);
+            // The plan in words, without its predicted time (which differs per process).
+            let plan = plan.split("; predicted").next().unwrap_or(plan);
+            cell.plans.push(plan.to_string());
+        }
+    }
+    for (algorithm, cells) in &grid {
+        println!("{algorithm}: {processes} processes, each its own measured costs");
+        println!(
+            "{:<20} {:>8} {:>8} {:>8} {:>8}  plans",
+            "shape", "regret", "(worst)", "vs 1x1", "(worst)"
+        );
+        let mut worst = (0.0, "", 0.0, "");
+        for (label, cell) in cells {
+            let (regret, regret_max) = median_and_max(&cell.regret);
+            let (against, against_max) = median_and_max(&cell.against_one_by_one);
+            let mut plans = cell.plans.clone();
+            plans.sort();
+            plans.dedup();
+            println!(
+                "{label:<20} {regret:>8.3} {regret_max:>8.3} {against:>8.3} {against_max:>8.3}  {} \
+                 different",
+                plans.len()
+            );
+            if regret > worst.0 {
+                (worst.0, worst.1) = (regret, label);
+            }
+            if against > worst.2 {
+                (worst.2, worst.3) = (against, label);
+            }
+        }
+        println!(
+            "{algorithm}: worst median regret {:.3} ({}), worst median against one by one {:.3} \
+             ({})\n",
+            worst.0, worst.1, worst.2, worst.3
+        );
+    }
+}
+
+fn median_and_max(values: &[f64]) -> (f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    (sorted[sorted.len() / 2], sorted[sorted.len() - 1])
 }

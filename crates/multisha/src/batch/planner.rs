@@ -26,8 +26,13 @@ use multisha_contract::Cost;
 /// A plan with lane kernels must be predicted to take at most this share of one by one's
 /// time, or the batch goes one by one: the costs are measured on a shared machine and the
 /// model is an approximation, so a predicted gain of a few percent can be a loss, while one
-/// by one, the plan with nothing to set up, is what a caller would otherwise write.
-pub(crate) const LANES_MARGIN: f32 = 0.96;
+/// by one, the plan with nothing to set up, is what a caller would otherwise write. The
+/// margin also forgoes gains up to its size, so it splits the model's error between the two
+/// ways of being wrong: with a margin `m` and predictions off by `e`, lanes end at most
+/// `m (1 + 2e)` of one by one's time, and one by one at most `(1 + 2e) / m` of the lanes'.
+/// At 0.975 either stays within 3% and 5% for `e` up to 1.2-2.8% (at 0.96 the second needed
+/// `e` under 0.4%).
+pub(crate) const LANES_MARGIN: f32 = 0.975;
 
 /// At most this many lane kernels per algorithm take part in a plan.
 pub(crate) const MAX_KERNELS: usize = 8;
@@ -784,14 +789,25 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_states_the_margin() {
+        let readme = include_str!("../../../../README.md");
+        let stated = std::format!(
+            "at least {}% faster than one by one",
+            ((1.0 - LANES_MARGIN) * 1000.0).round() / 10.0
+        );
+        assert!(readme.contains(&stated), "README must say \"{stated}\"");
+    }
+
+    #[test]
     fn lanes_must_win_by_more_than_the_margin() {
         // Two messages of 4 blocks in 2 segments: one by one 2 * (2 * 12 + 4 * 31) = 296 ns;
         // both on a 2-lane kernel of no set-up, 2 * 12 + 4 * step.
-        for (step, on_lanes) in [(62.0, true), (66.0, false), (75.0, false)] {
+        for (step, on_lanes) in [(62.0, true), (66.0, true), (67.0, false), (75.0, false)] {
             let mut costs = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
             costs.push(2, Cost::new(0.0, 12.0, step));
             let plan = plan_of(&costs, &[200, 200]);
-            // 272 / 296 = 0.92 wins; 288 / 296 = 0.97 is within the margin; 324 loses.
+            // 272 / 296 = 0.92 and 288 / 296 = 0.973 win; 292 / 296 = 0.986 is within the
+            // margin; 324 loses.
             assert_eq!(
                 plan.stages().any(|s| s.runner != Runner::Single),
                 on_lanes,
