@@ -9,7 +9,11 @@
 /// kernel by one block, occupied or not; for a single-message kernel it is one block.
 ///
 /// The part per message is what makes a wide kernel with few lanes filled cheaper than with
-/// all of them: a model without it, fitted with the lanes full, overcharges such a batch.
+/// all of them: a model without it, fitted with the lanes full, overcharges such a batch. It
+/// comes in two sizes, because the executor runs messages two ways: a full group of equal
+/// lengths side by side from start to end (`message`), or each message in a slot of its own,
+/// its blocks and tail tracked call by call (`ragged`: lanes partly filled, lengths that
+/// differ), which costs about twice as much a message.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct Cost {
@@ -19,8 +23,10 @@ pub struct Cost {
     pub call: f32,
     /// Nanoseconds per step.
     pub step: f32,
-    /// Nanoseconds per message (lane kernels).
+    /// Nanoseconds per message of a full group of equal lengths (lane kernels).
     pub message: f32,
+    /// Nanoseconds per message run in a slot of its own (lane kernels).
+    pub ragged: f32,
 }
 
 impl Cost {
@@ -32,22 +38,33 @@ impl Cost {
             call,
             step,
             message: 0.0,
+            ragged: 0.0,
         }
     }
 
-    /// This cost with `message` nanoseconds per message.
+    /// This cost with `message` nanoseconds per message, run either way.
     pub const fn per_message(self, message: f32) -> Self {
-        Self { message, ..self }
+        Self {
+            message,
+            ragged: message,
+            ..self
+        }
+    }
+
+    /// This cost with `ragged` nanoseconds per message run in a slot of its own.
+    pub const fn per_ragged_message(self, ragged: f32) -> Self {
+        Self { ragged, ..self }
     }
 
     /// The predicted time of one use of `calls` calls that run `steps` steps in all for
-    /// `messages` messages.
+    /// `grouped` messages in full groups of equal lengths and `ragged` in slots of their own.
     #[inline]
-    pub fn time(self, calls: usize, steps: usize, messages: usize) -> f32 {
+    pub fn time(self, calls: usize, steps: usize, grouped: usize, ragged: usize) -> f32 {
         self.setup
             + self.call * calls as f32
             + self.step * steps as f32
-            + self.message * messages as f32
+            + self.message * grouped as f32
+            + self.ragged * ragged as f32
     }
 
     /// Nanoseconds per block with every lane of a `lanes`-lane kernel occupied (calls not
@@ -64,8 +81,12 @@ impl core::fmt::Display for Cost {
             "{:.0} ns/use + {:.0} ns/call + {:.1} ns/step",
             self.setup, self.call, self.step
         )?;
-        if self.message != 0.0 {
-            write!(f, " + {:.0} ns/message", self.message)?;
+        if self.message != 0.0 || self.ragged != 0.0 {
+            write!(
+                f,
+                " + {:.0} ns/message ({:.0} alone in a slot)",
+                self.message, self.ragged
+            )?;
         }
         Ok(())
     }

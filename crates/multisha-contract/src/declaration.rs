@@ -245,7 +245,8 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// `cost` is the kernel's estimated [`Cost`](crate::Cost), the planner's prior until it
 /// measures the kernel on the running CPU: nanoseconds per call and per step,
 /// `cost: { call: C, step: P }`; a multi-lane kernel also declares its set-up per use in a
-/// batch and its part per message (lane), `cost: { setup: S, call: C, step: P, message: M }`.
+/// batch and its parts per message in a full group and in a slot of its own,
+/// `cost: { setup: S, call: C, step: P, message: M, ragged: R }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
 /// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may
@@ -266,7 +267,7 @@ macro_rules! declare_variant {
             lanes: $lanes:literal,
             cost: {
                 setup: $setup:literal, call: $call:literal, step: $step:literal,
-                message: $message:literal $(,)?
+                message: $message:literal, ragged: $ragged:literal $(,)?
             } $(,)?
         };
         $(#[$fn_meta:meta])*
@@ -284,7 +285,9 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new($setup, $call, $step).per_message($message),
+            cost: $crate::Cost::new($setup, $call, $step)
+                .per_message($message)
+                .per_ragged_message($ragged),
             kernel: $crate::Kernel::Lanes($crate::LaneKernel {
                 lanes: $lanes,
                 compress: $kernel,

@@ -204,7 +204,7 @@ multisha_contract::declare_variant! {
         schedule: LaneWorkspace,
         requires: ["avx2"],
         lanes: 8,
-        cost: { setup: 204.0, call: 0.0, step: 200.0, message: 11.0 },
+        cost: { setup: 204.0, call: 0.0, step: 200.0, message: 14.0, ragged: 20.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the eight lanes, block by block in step;
     /// the schedule and the block's starting chaining value live in `w`.

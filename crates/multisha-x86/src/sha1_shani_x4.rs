@@ -238,7 +238,7 @@ multisha_contract::declare_variant! {
         schedule: LaneWorkspace,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 4,
-        cost: { setup: 134.0, call: 13.0, step: 185.0, message: 8.0 },
+        cost: { setup: 134.0, call: 13.0, step: 185.0, message: 12.0, ragged: 22.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the four lanes, block by block in step,
     /// with the schedules (and the states at each block start) in `ws`.

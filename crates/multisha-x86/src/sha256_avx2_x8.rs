@@ -257,7 +257,7 @@ multisha_contract::declare_variant! {
         schedule: LaneWorkspace,
         requires: ["avx2"],
         lanes: 8,
-        cost: { setup: 194.0, call: 7.0, step: 428.0, message: 10.0 },
+        cost: { setup: 194.0, call: 7.0, step: 428.0, message: 13.0, ragged: 22.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the eight lanes, block by block in step;
     /// the schedule and the block's starting chaining value live in `w`.

@@ -270,7 +270,7 @@ multisha_contract::declare_variant! {
         schedule: LaneWorkspace,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 4,
-        cost: { setup: 137.0, call: 26.0, step: 148.0, message: 8.0 },
+        cost: { setup: 137.0, call: 26.0, step: 148.0, message: 12.0, ragged: 15.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the four lanes, block by block in step,
     /// with the schedules (and the states at each block start) in `ws`.

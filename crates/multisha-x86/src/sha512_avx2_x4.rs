@@ -285,7 +285,7 @@ multisha_contract::declare_variant! {
         schedule: LaneWorkspace,
         requires: ["avx2"],
         lanes: 4,
-        cost: { setup: 135.0, call: 32.0, step: 523.0, message: 6.0 },
+        cost: { setup: 135.0, call: 32.0, step: 523.0, message: 12.0, ragged: 22.0 },
     };
     /// Compresses `blocks[i]` into `states[i]` for the four lanes, block by block in step;
     /// the schedule ring and the block's starting chaining value live in `w`.

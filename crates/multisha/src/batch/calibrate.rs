@@ -5,10 +5,12 @@
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
 //! messages (one call of one step), twice as many (two calls, two steps), one such message
-//! alone, and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
-//! and the fastest run kept, the shapes and the kernels interleaved. Four equations give the
-//! set-up, the cost per call, per step and per message (a single-message kernel has neither
-//! set-up nor part per message: two shapes do). A fit far from the kernel's declared estimate
+//! alone and half a lane-full (each in a slot of its own), and a lane-full of nine-block ones
+//! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes and
+//! the kernels interleaved. Five equations give the set-up, the cost per call, per step, per
+//! message of a full group and per message in a slot of its own (a 2-lane kernel's half
+//! lane-full is the lone message: one part per message for both; a single-message kernel has
+//! neither set-up nor part per message: two shapes do). A fit far from the kernel's declared estimate
 //! (a preempted run, a clock gone wrong) keeps the estimate. The rounds stop after `BUDGET`
 //! (2 ms), and after 25; a slower machine still measures 3.
 //!
@@ -122,22 +124,25 @@ mod measure {
                 on_lanes::<H>(ladder, k - 1, messages.count(lanes), blocks, clock)
             }
         };
-        // The first runs warm the code, the data and the vector units up; not kept.
-        for kernel in 0..kernels {
-            time(kernel, Messages::Full(1), 1);
-            time(kernel, Messages::Full(1), 9);
-        }
-        let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
-        let mut rounds = 0;
-        while rounds < ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() <= BUDGET) {
-            for (kernel, fastest) in fastest[..kernels].iter_mut().enumerate() {
+        // Every shape on every kernel once, each kernel's fastest runs kept in `fastest`.
+        let round = |fastest: &mut [Fastest]| {
+            for (kernel, fastest) in fastest.iter_mut().enumerate() {
                 fastest.one = fastest.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel != 0 {
                     fastest.two = fastest.two.min(time(kernel, Messages::Full(2), 1));
                     fastest.lone = fastest.lone.min(time(kernel, Messages::Lone, 1));
+                    fastest.half = fastest.half.min(time(kernel, Messages::Half, 1));
                 }
                 fastest.nine = fastest.nine.min(time(kernel, Messages::Full(1), 9));
             }
+        };
+        // A first round warms the code, the data (every shape's buffers) and the vector units
+        // up; not kept.
+        round(&mut [Fastest::NONE; 1 + MAX_KERNELS][..kernels]);
+        let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
+        let mut rounds = 0;
+        while rounds < ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() <= BUDGET) {
+            round(&mut fastest[..kernels]);
             rounds += 1;
         }
         let mut costs = estimated;
@@ -156,6 +161,8 @@ mod measure {
         Full(usize),
         /// One message alone in the lanes.
         Lone,
+        /// Half a lane-full (one message on a 2-lane kernel).
+        Half,
     }
 
     impl Messages {
@@ -164,19 +171,22 @@ mod measure {
             match self {
                 Self::Full(groups) => groups * lanes,
                 Self::Lone => 1,
+                Self::Half => lanes / 2,
             }
         }
     }
 
     /// A kernel's fastest run of each shape of one-block messages, in nanoseconds: `one`, a
     /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
-    /// one message alone (one call, one step); `nine`, a lane-full of nine-block messages (two
-    /// calls, nine steps). `two` and `lone` are measured on lane kernels only.
+    /// one message alone and `half`, half a lane-full (one call, one step, each message in a
+    /// slot of its own); `nine`, a lane-full of nine-block messages (two calls, nine steps).
+    /// `two`, `lone` and `half` are measured on lane kernels only.
     #[derive(Clone, Copy)]
     struct Fastest {
         one: f32,
         two: f32,
         lone: f32,
+        half: f32,
         nine: f32,
     }
 
@@ -185,6 +195,7 @@ mod measure {
             one: f32::MAX,
             two: f32::MAX,
             lone: f32::MAX,
+            half: f32::MAX,
             nine: f32::MAX,
         };
 
@@ -195,17 +206,27 @@ mod measure {
                 one,
                 two,
                 lone,
+                half,
                 nine,
             } = self;
             let cost = if let Some(lanes) = lanes {
-                // With L lanes: one = s + c + p + Lm, two = s + 2c + 2p + 2Lm,
-                // lone = s + c + p + m, nine = s + 2c + 9p + Lm.
+                // With L lanes, m per message of a group and r per message alone in a slot:
+                // one = s + c + p + Lm, two = s + 2c + 2p + 2Lm, lone = s + c + p + r,
+                // half = s + c + p + (L/2)r, nine = s + 2c + 9p + Lm. On 2 lanes half is
+                // lone: r = m.
                 let full = lanes as f32;
-                let message = ((one - lone) / (full - 1.0)).max(0.0);
+                let ragged = if lanes >= 4 {
+                    ((half - lone) / (full / 2.0 - 1.0)).max(0.0)
+                } else {
+                    ((one - lone) / (full - 1.0)).max(0.0)
+                };
+                let message = ((one - lone + ragged) / full).max(0.0);
                 let step = (nine - two + full * message) / 7.0;
                 let call = (two - one - step - full * message).max(0.0);
                 let setup = (one - call - step - full * message).max(0.0);
-                Cost::new(setup, call, step).per_message(message)
+                Cost::new(setup, call, step)
+                    .per_message(message)
+                    .per_ragged_message(ragged)
             } else {
                 // one = c + p, nine = 2c + 9p.
                 let step = (nine - 2.0 * one) / 7.0;
@@ -283,13 +304,22 @@ mod measure {
     mod tests {
         use super::*;
 
-        /// The times the four shapes take under `cost` on `lanes` lanes.
+        /// The times the five shapes take under `cost` on `lanes` lanes (groups of a
+        /// lane-full; fewer messages each in a slot of its own).
         fn times(cost: Cost, lanes: usize) -> Fastest {
+            let ragged = |count: usize| {
+                if count == lanes {
+                    cost.time(1, 1, count, 0)
+                } else {
+                    cost.time(1, 1, 0, count)
+                }
+            };
             Fastest {
-                one: cost.time(1, 1, lanes),
-                two: cost.time(2, 2, 2 * lanes),
-                lone: cost.time(1, 1, 1),
-                nine: cost.time(2, 9, lanes),
+                one: cost.time(1, 1, lanes, 0),
+                two: cost.time(2, 2, 2 * lanes, 0),
+                lone: ragged(1),
+                half: ragged(lanes / 2),
+                nine: cost.time(2, 9, lanes, 0),
             }
         }
 
@@ -297,13 +327,18 @@ mod measure {
         fn the_fit_recovers_each_part_of_a_cost() {
             let estimate = Cost::new(100.0, 100.0, 150.0);
             for lanes in [2, 4, 8, 16] {
-                let cost = Cost::new(146.0, 9.0, 182.0).per_message(12.0);
+                // Two lanes cannot tell the two parts per message apart: one for both.
+                let ragged = if lanes == 2 { 12.0 } else { 25.0 };
+                let cost = Cost::new(146.0, 9.0, 182.0)
+                    .per_message(12.0)
+                    .per_ragged_message(ragged);
                 let fitted = times(cost, lanes).fit(estimate, Some(lanes));
                 for (part, got, want) in [
                     ("set-up", fitted.setup, cost.setup),
                     ("call", fitted.call, cost.call),
                     ("step", fitted.step, cost.step),
                     ("message", fitted.message, cost.message),
+                    ("ragged", fitted.ragged, cost.ragged),
                 ] {
                     assert!((got - want).abs() < 0.01, "{lanes} lanes: {part} {got}");
                 }
@@ -312,7 +347,10 @@ mod measure {
             let single = Cost::new(0.0, 15.0, 42.0);
             let fitted = times(single, 1).fit(estimate, None);
             assert!((fitted.call - 15.0).abs() < 0.01 && (fitted.step - 42.0).abs() < 0.01);
-            assert_eq!((fitted.setup, fitted.message), (0.0, 0.0));
+            assert_eq!(
+                (fitted.setup, fitted.message, fitted.ragged),
+                (0.0, 0.0, 0.0)
+            );
         }
 
         #[test]

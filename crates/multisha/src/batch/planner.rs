@@ -21,7 +21,7 @@
 use super::executor::MIN_ROTATION_BLOCKS;
 use super::shape::{Shape, Tail, message_blocks};
 use core::fmt;
-use multisha_contract::Cost;
+use multisha_contract::{Cost, MAX_LANES};
 
 /// A plan with lane kernels must be predicted to take at most this share of one by one's
 /// time, or the batch goes one by one: the costs are measured on a shared machine and the
@@ -48,11 +48,13 @@ pub(crate) struct Costs {
     /// How many lane kernels.
     len: usize,
     /// Per lane kernel, the most it can save against one by one per block and per segment
-    /// ([`one_by_one_wins`]), kept with the costs so a batch pays no division for it.
+    /// with all its lanes filled ([`savings`]), kept with the costs so a large batch pays no
+    /// division for it.
     savings: [(f32, f32); MAX_KERNELS],
-    /// Batches of at most this many blocks go one by one: no lane kernel can win back its
-    /// set-up on them ([`Costs::surely_one_by_one`]).
-    one_by_one_blocks: usize,
+    /// Batches of `n` messages and at most `one_by_one_blocks[n.min(MAX_LANES)]` blocks go one
+    /// by one: no lane kernel can win back its set-up on them, with at most `n` of its lanes
+    /// filled ([`Costs::surely_one_by_one`]).
+    one_by_one_blocks: [usize; MAX_LANES + 1],
 }
 
 impl Costs {
@@ -63,7 +65,7 @@ impl Costs {
             lanes: [(0, Cost::new(0.0, 0.0, 0.0)); MAX_KERNELS],
             len: 0,
             savings: [(0.0, 0.0); MAX_KERNELS],
-            one_by_one_blocks: usize::MAX,
+            one_by_one_blocks: [usize::MAX; MAX_LANES + 1],
         }
     }
 
@@ -86,23 +88,24 @@ impl Costs {
     pub(crate) fn set_lanes(&mut self, k: usize, cost: Cost) {
         let width = self.lanes[k].0;
         self.lanes[k].1 = cost;
-        // A step of all lanes against `width` single steps; a call of all lanes against
-        // `width` single calls.
-        self.savings[k] = (
-            (self.single.step - cost.step / width as f32).max(0.0),
-            (self.single.call - cost.call / width as f32).max(0.0),
-        );
-        self.one_by_one_blocks = (0..self.len)
-            .map(|k| blocks_below_setup(self.lanes[k].1.setup, self.savings[k]))
-            .min()
-            .unwrap_or(usize::MAX);
+        self.savings[k] = savings(self.single, cost, width);
+        for (count, blocks) in self.one_by_one_blocks.iter_mut().enumerate() {
+            *blocks = (0..self.len)
+                .map(|k| {
+                    let (width, cost) = self.lanes[k];
+                    let filled = count.clamp(1, width);
+                    blocks_below_setup(cost.setup, savings(self.single, cost, filled))
+                })
+                .min()
+                .unwrap_or(usize::MAX);
+        }
     }
 
     /// Whether the batch `shape` has so few blocks that one by one wins, which
     /// [`one_by_one_wins`] would find too: one comparison.
     #[inline]
     pub(crate) fn few_blocks(&self, shape: &Shape) -> bool {
-        shape.blocks <= self.one_by_one_blocks
+        shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
     }
 
     /// Whether `count` messages of `lens` bytes (blocks of `block_len` bytes, a power of two;
@@ -117,10 +120,11 @@ impl Costs {
         block_len: usize,
         length_bytes: usize,
     ) -> bool {
+        let most = self.one_by_one_blocks[count.min(MAX_LANES)];
         let mut blocks = 0;
         for i in 0..count {
             blocks += message_blocks(lens(i), block_len, length_bytes).0;
-            if blocks > self.one_by_one_blocks {
+            if blocks > most {
                 return false;
             }
         }
@@ -286,7 +290,7 @@ impl Part {
 /// Predicted nanoseconds of `part` one by one.
 #[inline]
 fn single_time(cost: Cost, part: &Part) -> f32 {
-    cost.time(part.segments, part.blocks, part.count)
+    cost.time(part.segments, part.blocks, part.count, 0)
 }
 
 /// Predicted nanoseconds of `part` on a lane kernel of `lanes` lanes, to the end.
@@ -297,30 +301,57 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
     }
     if part.equal {
         // A group of calls per `lanes` messages, one call per segment (all messages have 1,
-        // or all 2), each message `last` blocks.
+        // or all 2), each message `last` blocks. Full groups run side by side; the messages
+        // of a last group that leaves lanes idle each take a slot of their own.
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
         if each <= MIN_ROTATION_BLOCKS || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
-            return cost.time(groups * segments, groups * each, part.count);
+            let grouped = part.count & !(lanes - 1);
+            return cost.time(
+                groups * segments,
+                groups * each,
+                grouped,
+                part.count - grouped,
+            );
         }
         // Long messages: groups while two lanes' worth or exactly one is left, then the last
         // (between one and two lanes' worth) share the lanes by rotation and end together.
         let shift = lanes.trailing_zeros();
         let groups = (part.count >> shift).saturating_sub(1);
         let rest = part.count - (groups << shift);
-        let (calls, steps) = if rest == lanes {
-            (segments, each)
-        } else if rest > multisha_contract::MAX_LANES {
+        let (calls, steps, alone) = if rest == lanes {
+            (segments, each, 0)
+        } else if rest > MAX_LANES {
             // More than the slots rotation can hold: two passes.
-            (2 * segments, 2 * each)
+            (2 * segments, 2 * each, rest)
         } else {
             // The rotation re-decides every few blocks: about a call per message and segment.
-            (rest * segments, per_lane(rest * each, lanes).max(each))
+            (
+                rest * segments,
+                per_lane(rest * each, lanes).max(each),
+                rest,
+            )
         };
-        return cost.time(groups * segments + calls, groups * each + steps, part.count);
+        return cost.time(
+            groups * segments + calls,
+            groups * each + steps,
+            part.count - alone,
+            alone,
+        );
     }
     let steps = (per_lane(part.blocks - part.last, lanes) + part.last).max(part.longest);
-    cost.time(part.segments.min(steps), steps, part.count)
+    cost.time(part.segments.min(steps), steps, 0, part.count)
+}
+
+/// The most a lane kernel of `cost` with `filled` lanes busy saves against one by one (of
+/// `single`) per block and per segment: a step advances every lane, busy or not, so it costs
+/// `filled` single steps less one step of the kernel, shared by the `filled` blocks; a call
+/// likewise.
+fn savings(single: Cost, cost: Cost, filled: usize) -> (f32, f32) {
+    (
+        (single.step - cost.step / filled as f32).max(0.0),
+        (single.call - cost.call / filled as f32).max(0.0),
+    )
 }
 
 /// The most blocks on which a lane kernel of `setup` that saves at most `per_block` and
@@ -345,22 +376,26 @@ fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize
 pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let single = costs
         .single()
-        .time(shape.segments, shape.blocks, shape.count);
+        .time(shape.segments, shape.blocks, shape.count, 0);
     let one_by_one = Plan::all_on(Runner::Single, shape.count, single);
     if shape.count <= 1 {
         return Some(one_by_one);
     }
-    // A lane kernel saves at most, per block, what a step of it costs less than `lanes`
-    // single steps, and per segment what a single call costs more than its share of a call of
-    // all lanes; it pays its set-up once per use. Where that cannot win back the set-up, no
-    // plan with it can beat one by one.
+    // A lane kernel saves at most, per block, what a step of it costs less than as many
+    // single steps as it has lanes filled (all, or one per message of a smaller batch), and
+    // per segment what a single call costs more than its share of a call; it pays its set-up
+    // once per use. Where that cannot win back the set-up, no plan with it can beat one by
+    // one.
     let (blocks, segments) = (shape.blocks as f32, shape.segments as f32);
     let kernels = costs.lane_kernels().iter().zip(&costs.savings);
-    let hopeless = kernels
-        .into_iter()
-        .all(|(&(_, cost), &(per_block, per_segment))| {
-            per_block * blocks + per_segment * segments <= cost.setup
-        });
+    let hopeless = kernels.into_iter().all(|(&(width, cost), &full)| {
+        let (per_block, per_segment) = if shape.count < width {
+            savings(costs.single, cost, shape.count)
+        } else {
+            full
+        };
+        per_block * blocks + per_segment * segments <= cost.setup
+    });
     hopeless.then_some(one_by_one)
 }
 
@@ -799,6 +834,39 @@ mod tests {
     }
 
     #[test]
+    fn messages_of_a_partly_filled_group_pay_for_their_own_slots() {
+        // One-block messages at 60 ns each one by one; 16 lanes at 150 + 160 ns a call and
+        // 10 ns a message of a full group. Nine messages leave lanes idle: each takes a slot
+        // of its own, 25 ns (535 ns: within the margin of one by one's 540), not 10 (400).
+        let single = Cost::new(0.0, 12.0, 48.0);
+        let names = &["avx512-x16"][..];
+        let lanes = |ragged: f32| {
+            let mut costs = Costs::single_only(single);
+            costs.push(
+                16,
+                Cost::new(150.0, 0.0, 160.0)
+                    .per_message(10.0)
+                    .per_ragged_message(ragged),
+            );
+            costs
+        };
+        let nine = [32; 9];
+        assert_eq!(
+            named(&plan_of(&lanes(10.0), &nine), names),
+            [("avx512-x16".into(), 9)]
+        );
+        assert_eq!(
+            named(&plan_of(&lanes(25.0), &nine), names),
+            [("one by one".into(), 9)]
+        );
+        // Sixteen fill the group: 150 + 160 + 16 * 10 against 960 one by one, either way.
+        assert_eq!(
+            named(&plan_of(&lanes(25.0), &[32; 16]), names),
+            [("avx512-x16".into(), 16)]
+        );
+    }
+
+    #[test]
     fn lanes_must_win_by_more_than_the_margin() {
         // Two messages of 4 blocks in 2 segments: one by one 2 * (2 * 12 + 4 * 31) = 296 ns;
         // both on a 2-lane kernel of no set-up, 2 * 12 + 4 * step.
@@ -822,7 +890,7 @@ mod tests {
         // segment, with a set-up of 100 ns: one by one for up to 100 / 17 = 5 blocks.
         let mut costs = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
         costs.push(2, Cost::new(100.0, 12.0, 40.0));
-        assert_eq!(costs.one_by_one_blocks, 5);
+        assert_eq!(costs.one_by_one_blocks[MAX_LANES], 5);
         let blocks = |lens: &[usize]| costs.surely_one_by_one(lens.len(), |i| lens[i], 64, 8);
         assert!(blocks(&[0; 5]));
         assert!(!blocks(&[0; 6]));
@@ -832,6 +900,25 @@ mod tests {
         // No lane kernel: every batch.
         let alone = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
         assert!(alone.surely_one_by_one(3, |_| 1 << 20, 64, 8));
+    }
+
+    #[test]
+    fn a_batch_smaller_than_the_lanes_saves_only_on_its_messages() {
+        // 16 lanes at 160 ns a step save 31 - 10 ns a block with every lane filled, and 12 ns
+        // a segment (one by one's call): set-up 100 ns is won back past 100 / 33, 3 blocks.
+        // Two messages fill two lanes, each step costs more than two single steps: only the
+        // calls save, 100 / 12, 8 blocks.
+        let mut costs = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
+        costs.push(16, Cost::new(100.0, 0.0, 160.0));
+        assert_eq!(costs.one_by_one_blocks[MAX_LANES], 3);
+        assert_eq!(costs.one_by_one_blocks[2], 8);
+        let two = [200, 200];
+        assert!(costs.surely_one_by_one(2, |i| two[i], 64, 8));
+        let shape = Shape::new(2, |i| two[i], 64, 8);
+        assert!(costs.few_blocks(&shape) && one_by_one_wins(&costs, &shape).is_some());
+        // Four such messages (16 blocks) may pay; sixteen of one block may too.
+        assert!(!costs.surely_one_by_one(4, |_| 200, 64, 8));
+        assert!(!costs.surely_one_by_one(16, |_| 0, 64, 8));
     }
 
     #[test]
