@@ -10,9 +10,11 @@
 //! the kernels interleaved. Five equations give the set-up, the cost per call, per step, per
 //! message of a full group and per message in a slot of its own (a 2-lane kernel's half
 //! lane-full is the lone message: one part per message for both; a single-message kernel has
-//! neither set-up nor part per message: two shapes do). A fit far from the kernel's declared estimate
-//! (a preempted run, a clock gone wrong) keeps the estimate. The rounds stop after `BUDGET`
-//! (2 ms), and after 25; a slower machine still measures 3.
+//! neither set-up nor part per message: two shapes do). A fit far from the kernel's declared
+//! estimate (a preempted run, a clock gone wrong) keeps the estimate. A first round warms up
+//! and is not kept; the rounds stop after `BUDGET` (2 ms), and after 25; a slower machine
+//! still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
+//! machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
