@@ -39,6 +39,14 @@ fn main() {
         .iter()
         .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
         .collect();
+    if let Some(unknown) = named
+        .iter()
+        .find(|n| !Algorithm::ALL.iter().any(|a| a.id() == n.as_str()))
+    {
+        let ids: Vec<&str> = Algorithm::ALL.iter().map(|a| a.id()).collect();
+        eprintln!("unknown algorithm {unknown:?}: one of {}", ids.join(", "));
+        std::process::exit(2);
+    }
     let algorithms = Algorithm::ALL
         .iter()
         .copied()

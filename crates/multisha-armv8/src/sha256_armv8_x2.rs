@@ -74,7 +74,7 @@ multisha_contract::declare_variant! {
         schedule: Registers,
         requires: ["sha2"],
         lanes: 2,
-        cost: { setup: 120.0, call: 36.0, step: 48.0, message: 2.0, ragged: 2.0 },
+        cost: { setup: 120.0, call: 36.0, step: 48.0, message: 2.0, ragged: 4.0 },
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
     /// block in step; `_ws` is not used.

@@ -173,7 +173,7 @@ multisha_contract::declare_variant! {
         schedule: LaneWorkspace,
         requires: ["sha3"],
         lanes: 2,
-        cost: { setup: 150.0, call: 60.0, step: 120.0, message: 2.0, ragged: 2.0 },
+        cost: { setup: 150.0, call: 60.0, step: 120.0, message: 2.0, ragged: 4.0 },
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
     /// block in step; the schedule windows live in `ws`.

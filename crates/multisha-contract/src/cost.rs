@@ -13,7 +13,7 @@
 /// comes in two sizes, because the executor runs messages two ways: a full group of equal
 /// lengths side by side from start to end (`message`), or each message in a slot of its own,
 /// its blocks and tail tracked call by call (`ragged`: lanes partly filled, lengths that
-/// differ), which costs about twice as much a message.
+/// differ), which costs more, up to about twice as much.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct Cost {
@@ -42,7 +42,8 @@ impl Cost {
         }
     }
 
-    /// This cost with `message` nanoseconds per message, run either way.
+    /// This cost with `message` nanoseconds per message, run either way (a part for slots of
+    /// their own set after this, [`Cost::per_ragged_message`], replaces it for those).
     pub const fn per_message(self, message: f32) -> Self {
         Self {
             message,

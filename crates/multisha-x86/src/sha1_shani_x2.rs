@@ -149,7 +149,7 @@ multisha_contract::declare_variant! {
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 2,
-        cost: { setup: 94.0, call: 24.0, step: 73.0, message: 2.0, ragged: 2.0 },
+        cost: { setup: 94.0, call: 24.0, step: 73.0, message: 2.0, ragged: 12.0 },
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
     /// block in step; the states at each block's start wait in `ws` for the feed-forward.

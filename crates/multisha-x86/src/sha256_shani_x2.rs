@@ -118,7 +118,7 @@ multisha_contract::declare_variant! {
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         lanes: 2,
-        cost: { setup: 92.0, call: 27.0, step: 66.0, message: 1.0, ragged: 1.0 },
+        cost: { setup: 92.0, call: 27.0, step: 66.0, message: 10.0, ragged: 18.0 },
     };
     /// Compresses `blocks[0]` into `states[0]` and `blocks[1]` into `states[1]`, block by
     /// block in step; `_w` is not used.

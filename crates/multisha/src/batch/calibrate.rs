@@ -5,12 +5,12 @@
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
 //! messages (one call of one step), twice as many (two calls, two steps), one such message
-//! alone and half a lane-full (each in a slot of its own), and a lane-full of nine-block ones
-//! (two calls: eight steps, then one), each repeated and the fastest run kept, the shapes and
-//! the kernels interleaved. Five equations give the set-up, the cost per call, per step, per
-//! message of a full group and per message in a slot of its own (a 2-lane kernel's half
-//! lane-full is the lone message: one part per message for both; a single-message kernel has
-//! neither set-up nor part per message: two shapes do). A fit far from the kernel's declared
+//! alone and a lane-full of one-block messages of different lengths (each in a slot of its
+//! own), and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
+//! and the fastest run kept, the shapes and the kernels interleaved. Five equations give the
+//! set-up, the cost per call, per step, per message of a full group and per message in a slot
+//! of its own (a single-message kernel has neither set-up nor part per message: two shapes
+//! do). A fit far from the kernel's declared
 //! estimate (a preempted run, a clock gone wrong) keeps the estimate. A first round warms up
 //! and is not kept; the rounds stop after `BUDGET` (2 ms), and after 25; a slower machine
 //! still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
@@ -123,7 +123,7 @@ mod measure {
             0 => one_by_one::<H>(single, messages.count(1), blocks, clock),
             k => {
                 let lanes = estimated.lane_kernels()[k - 1].0;
-                on_lanes::<H>(ladder, k - 1, messages.count(lanes), blocks, clock)
+                on_lanes::<H>(ladder, k - 1, messages, lanes, blocks, clock)
             }
         };
         // Every shape on every kernel once, each kernel's fastest runs kept in `fastest`.
@@ -133,7 +133,7 @@ mod measure {
                 if kernel != 0 {
                     fastest.two = fastest.two.min(time(kernel, Messages::Full(2), 1));
                     fastest.lone = fastest.lone.min(time(kernel, Messages::Lone, 1));
-                    fastest.half = fastest.half.min(time(kernel, Messages::Half, 1));
+                    fastest.uneven = fastest.uneven.min(time(kernel, Messages::Uneven, 1));
                 }
                 fastest.nine = fastest.nine.min(time(kernel, Messages::Full(1), 9));
             }
@@ -163,8 +163,9 @@ mod measure {
         Full(usize),
         /// One message alone in the lanes.
         Lone,
-        /// Half a lane-full (one message on a 2-lane kernel).
-        Half,
+        /// A lane-full of different lengths (one-block messages of 32, 31, ... bytes): no two
+        /// equal, so none runs in a group.
+        Uneven,
     }
 
     impl Messages {
@@ -173,22 +174,22 @@ mod measure {
             match self {
                 Self::Full(groups) => groups * lanes,
                 Self::Lone => 1,
-                Self::Half => lanes / 2,
+                Self::Uneven => lanes,
             }
         }
     }
 
     /// A kernel's fastest run of each shape of one-block messages, in nanoseconds: `one`, a
     /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
-    /// one message alone and `half`, half a lane-full (one call, one step, each message in a
-    /// slot of its own); `nine`, a lane-full of nine-block messages (two calls, nine steps).
-    /// `two`, `lone` and `half` are measured on lane kernels only.
+    /// one message alone and `uneven`, a lane-full of different lengths (one call, one step,
+    /// each message in a slot of its own); `nine`, a lane-full of nine-block messages (two
+    /// calls, nine steps). `two`, `lone` and `uneven` are measured on lane kernels only.
     #[derive(Clone, Copy)]
     struct Fastest {
         one: f32,
         two: f32,
         lone: f32,
-        half: f32,
+        uneven: f32,
         nine: f32,
     }
 
@@ -197,7 +198,7 @@ mod measure {
             one: f32::MAX,
             two: f32::MAX,
             lone: f32::MAX,
-            half: f32::MAX,
+            uneven: f32::MAX,
             nine: f32::MAX,
         };
 
@@ -208,20 +209,15 @@ mod measure {
                 one,
                 two,
                 lone,
-                half,
+                uneven,
                 nine,
             } = self;
             let cost = if let Some(lanes) = lanes {
                 // With L lanes, m per message of a group and r per message alone in a slot:
                 // one = s + c + p + Lm, two = s + 2c + 2p + 2Lm, lone = s + c + p + r,
-                // half = s + c + p + (L/2)r, nine = s + 2c + 9p + Lm. On 2 lanes half is
-                // lone: r = m.
+                // uneven = s + c + p + Lr, nine = s + 2c + 9p + Lm.
                 let full = lanes as f32;
-                let ragged = if lanes >= 4 {
-                    ((half - lone) / (full / 2.0 - 1.0)).max(0.0)
-                } else {
-                    ((one - lone) / (full - 1.0)).max(0.0)
-                };
+                let ragged = ((uneven - lone) / (full - 1.0)).max(0.0);
                 let message = ((one - lone + ragged) / full).max(0.0);
                 let step = (nine - two + full * message) / 7.0;
                 let call = (two - one - step - full * message).max(0.0);
@@ -271,16 +267,25 @@ mod measure {
         elapsed.as_nanos() as f32 / (COUNT / groups) as f32
     }
 
-    /// Nanoseconds per batch of `count` messages on lane kernel `k`.
+    /// Nanoseconds per batch of `shape` (of `blocks`-block messages, or uneven one-block ones)
+    /// on lane kernel `k` of `lanes` lanes.
     fn on_lanes<H: HashFunction>(
         ladder: &Ladder<H::Compression>,
         k: usize,
-        count: usize,
+        shape: Messages,
+        lanes: usize,
         blocks: usize,
         clock: Duration,
     ) -> f32 {
         const CALLS: usize = 2;
-        let messages = [message::<H>(blocks); 2 * MAX_LANES];
+        let count = shape.count(lanes);
+        let mut messages = [message::<H>(blocks); 2 * MAX_LANES];
+        if let Messages::Uneven = shape {
+            // Longest first, as the executor takes them (no reordering to pay for here).
+            for (j, message) in messages.iter_mut().enumerate() {
+                *message = &ZEROS[..2 * MAX_LANES - j];
+            }
+        }
         let mut digests = [H::ZERO; 2 * MAX_LANES];
         let plan = Plan::all_on(Runner::Lanes(k), count, 0.0);
         let single = dispatch::current::<H::Compression>();
@@ -306,21 +311,14 @@ mod measure {
     mod tests {
         use super::*;
 
-        /// The times the five shapes take under `cost` on `lanes` lanes (groups of a
-        /// lane-full; fewer messages each in a slot of its own).
+        /// The times the five shapes take under `cost` on `lanes` lanes (equal lengths in
+        /// groups of a lane-full; a lone message and uneven lengths each in a slot).
         fn times(cost: Cost, lanes: usize) -> Fastest {
-            let ragged = |count: usize| {
-                if count == lanes {
-                    cost.time(1, 1, count, 0)
-                } else {
-                    cost.time(1, 1, 0, count)
-                }
-            };
             Fastest {
                 one: cost.time(1, 1, lanes, 0),
                 two: cost.time(2, 2, 2 * lanes, 0),
-                lone: ragged(1),
-                half: ragged(lanes / 2),
+                lone: cost.time(1, 1, 0, 1),
+                uneven: cost.time(1, 1, 0, lanes),
                 nine: cost.time(2, 9, lanes, 0),
             }
         }
@@ -329,11 +327,9 @@ mod measure {
         fn the_fit_recovers_each_part_of_a_cost() {
             let estimate = Cost::new(100.0, 100.0, 150.0);
             for lanes in [2, 4, 8, 16] {
-                // Two lanes cannot tell the two parts per message apart: one for both.
-                let ragged = if lanes == 2 { 12.0 } else { 25.0 };
                 let cost = Cost::new(146.0, 9.0, 182.0)
                     .per_message(12.0)
-                    .per_ragged_message(ragged);
+                    .per_ragged_message(25.0);
                 let fitted = times(cost, lanes).fit(estimate, Some(lanes));
                 for (part, got, want) in [
                     ("set-up", fitted.setup, cost.setup),

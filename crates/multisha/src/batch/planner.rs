@@ -8,18 +8,20 @@
 //! one; everything on one lane kernel; and one lane kernel for the bulk with the last messages
 //! (those that would leave its lanes partly idle) on another lane kernel, on one by one, or on
 //! another lane kernel and then one by one. Each candidate's time is predicted from the costs
-//! ([`Cost`]: per use, call, step and message) and the messages' blocks; the least wins.
+//! ([`Cost`]: per use, call, step, and per message in a full group or in a slot of its own)
+//! and the messages' blocks; the least wins.
 //!
 //! The prediction, for `m` messages of `T` blocks in all (padding included) on `w` lanes:
 //! equal lengths run in groups of `w`, each one call per segment (whole blocks, padded tail)
-//! and as many steps as one message has blocks; ragged lengths take at least `T / w` steps,
-//! plus the last message's blocks as the lanes drain (the bound of longest-first list
-//! scheduling), and never fewer than the longest message's, with about one call per segment
-//! (a call ends when any lane's segment does). One by one, every message costs one call per
-//! segment and one step per block.
+//! and as many steps as one message has blocks, the messages the windows leave over in slots
+//! of their own; ragged lengths (all in slots) take at least `T / w` steps, plus the last
+//! message's blocks as the lanes drain (the bound of longest-first list scheduling), and never
+//! fewer than the longest message's, with about one call per segment (a call ends when any
+//! lane's segment does). One by one, every message costs one call per segment and one step per
+//! block.
 
 use super::executor::MIN_ROTATION_BLOCKS;
-use super::shape::{Shape, Tail, message_blocks};
+use super::shape::{Shape, Tail, grouped, message_blocks};
 use core::fmt;
 use multisha_contract::{Cost, MAX_LANES};
 
@@ -28,10 +30,10 @@ use multisha_contract::{Cost, MAX_LANES};
 /// model is an approximation, so a predicted gain of a few percent can be a loss, while one
 /// by one, the plan with nothing to set up, is what a caller would otherwise write. The
 /// margin also forgoes gains up to its size, so it splits the model's error between the two
-/// ways of being wrong: with a margin `m` and predictions off by `e`, lanes end at most
-/// `m (1 + 2e)` of one by one's time, and one by one at most `(1 + 2e) / m` of the lanes'.
-/// At 0.975 either stays within 3% and 5% for `e` up to 1.2-2.8% (at 0.96 the second needed
-/// `e` under 0.4%).
+/// ways of being wrong: with a margin `m` and predictions off by `e`, lanes chosen end at
+/// most `m (1 + 2e)` of one by one's time, and one by one kept at most `(1 + 2e) / m` of the
+/// lanes'. At 0.975, lanes stay within 3% of one by one for `e` up to 2.8%, and one by one
+/// within 5% of the lanes for `e` up to 1.2% (at 0.96: 3.6% and 0.4%).
 pub(crate) const LANES_MARGIN: f32 = 0.975;
 
 /// At most this many lane kernels per algorithm take part in a plan.
@@ -302,11 +304,11 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
     if part.equal {
         // A group of calls per `lanes` messages, one call per segment (all messages have 1,
         // or all 2), each message `last` blocks. Full groups run side by side; the messages
-        // of a last group that leaves lanes idle each take a slot of their own.
+        // the windows leave over ([`grouped`]) each take a slot of their own.
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
         if each <= MIN_ROTATION_BLOCKS || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
-            let grouped = part.count & !(lanes - 1);
+            let grouped = grouped(part.count, lanes);
             return cost.time(
                 groups * segments,
                 groups * each,
@@ -369,10 +371,11 @@ fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize
     blocks
 }
 
-/// One by one, when no lane kernel can beat it: one call and the longest message's steps (or
-/// the blocks spread over all lanes) already cost more. Needs only the batch's totals, so
-/// most small batches are planned before their last messages are read; `None` when the
-/// lanes may win ([`plan`] decides).
+/// One by one, when no lane kernel can win back its set-up: what it can save per block and
+/// per segment ([`savings`], with as many lanes filled as there are messages, at most all)
+/// over the batch's blocks and segments is no more than the set-up. Needs only the batch's
+/// totals, so most small batches are planned before their last messages are read; `None`
+/// when the lanes may win ([`plan`] decides).
 pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let single = costs
         .single()
@@ -441,6 +444,11 @@ pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     if let Some(plan) = one_by_one_wins(costs, shape) {
         return plan;
     }
+    search(costs, shape, tail)
+}
+
+/// [`plan`] without its shortcut: every candidate predicted and compared.
+fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     let all = Part::all(shape, tail);
     let one_by_one = Plan::all_on(Runner::Single, all.count, single_time(costs.single(), &all));
     let mut best = one_by_one;
@@ -627,9 +635,14 @@ mod tests {
         let single = Cost::new(0.0, 12.0, 31.0);
         // One SHA-NI unit and full-width AVX-512: four SHA-NI streams cost four times one.
         let mut intel = Costs::single_only(single);
-        intel.push(16, Cost::new(200.0, 0.0, 160.0).per_message(12.0));
-        intel.push(4, Cost::new(250.0, 20.0, 124.0).per_message(8.0));
-        intel.push(8, Cost::new(300.0, 0.0, 240.0).per_message(10.0));
+        let intel_lanes = |setup, call, step, message, ragged| {
+            Cost::new(setup, call, step)
+                .per_message(message)
+                .per_ragged_message(ragged)
+        };
+        intel.push(16, intel_lanes(200.0, 0.0, 160.0, 12.0, 22.0));
+        intel.push(4, intel_lanes(250.0, 20.0, 124.0, 8.0, 15.0));
+        intel.push(8, intel_lanes(300.0, 0.0, 240.0, 10.0, 20.0));
         intel.push(2, Cost::new(150.0, 20.0, 62.0));
         // SHA-NI on several units, AVX-512 as two halves: four streams cost little more than
         // one, sixteen AVX-512 lanes twice what they cost on Intel.
@@ -785,11 +798,15 @@ mod tests {
                         "{table}: {count} messages: {chosen} against {runner:?} {other}"
                     );
                 }
-                if costs.surely_one_by_one(count, |i| lens[i], 64, 8) {
+                // The shortcuts must never skip a plan the search would choose.
+                let surely = costs.surely_one_by_one(count, |i| lens[i], 64, 8);
+                assert_eq!(surely, costs.few_blocks(&shape.0));
+                if surely || one_by_one_wins(&costs, &shape.0).is_some() {
+                    let searched = search(&costs, &shape.0, &shape.1);
                     assert!(
-                        chosen.stages().all(|s| s.runner == Runner::Single),
+                        searched.stages().all(|s| s.runner == Runner::Single),
                         "{table}: {count} messages of {} blocks: the bound says one by one, \
-                         the planner {chosen}",
+                         the search {searched}",
                         shape.0.blocks
                     );
                 }
