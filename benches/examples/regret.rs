@@ -10,6 +10,7 @@
 //! the median is what a program meets typically, the worst what it meets in an unlucky one.
 
 use multisha::engine::{Algorithm, batch_costs};
+use multisha_benches::timing::Stat;
 use multisha_benches::{measure_regret, regret_shapes};
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -172,8 +173,10 @@ fn across_processes(args: &[String], processes: usize) {
         );
         let mut worst = (0.0, "", 0.0, "");
         for (label, cell) in cells {
-            let (regret, regret_max) = median_and_max(&cell.regret);
-            let (against, against_max) = median_and_max(&cell.against_one_by_one);
+            let regret = Stat::of(cell.regret.clone());
+            let against = Stat::of(cell.against_one_by_one.clone());
+            let (regret, regret_max, against, against_max) =
+                (regret.median, regret.max, against.median, against.max);
             let mut plans = cell.plans.clone();
             plans.sort();
             plans.dedup();
@@ -195,10 +198,4 @@ fn across_processes(args: &[String], processes: usize) {
             worst.0, worst.1, worst.2, worst.3
         );
     }
-}
-
-fn median_and_max(values: &[f64]) -> (f64, f64) {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    (sorted[sorted.len() / 2], sorted[sorted.len() - 1])
 }

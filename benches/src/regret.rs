@@ -7,6 +7,7 @@
 //! instructions, not the vector lanes), so each way's fastest round could come from a
 //! different moment; rounds side by side compare the ways under the same conditions.
 
+use crate::timing::Stat;
 use multisha::HashFunction;
 use multisha::engine::{Algorithm, Interface, PinnedMany};
 use std::time::Instant;
@@ -212,7 +213,7 @@ fn measure<H: HashFunction>(
                 samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
             }
         }
-        let typical: Vec<f64> = samples.iter().map(|s| median(s.clone())).collect();
+        let typical: Vec<f64> = samples.iter().map(|s| Stat::of(s.clone()).median).collect();
         let (best, &best_ns) = typical
             .iter()
             .enumerate()
@@ -220,13 +221,14 @@ fn measure<H: HashFunction>(
             .min_by(|a, b| a.1.total_cmp(b.1))
             .expect("single choices");
         let paired = |other: usize| {
-            median(
+            Stat::of(
                 samples[0]
                     .iter()
                     .zip(&samples[other])
                     .map(|(dispatched, other)| dispatched / other)
                     .collect(),
             )
+            .median
         };
         rows.push(RegretRow {
             label: shape.label.clone(),
@@ -240,9 +242,4 @@ fn measure<H: HashFunction>(
         });
     }
     rows
-}
-
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
 }
