@@ -110,7 +110,7 @@ multisha_contract::declare_variant! {
         description: "ARMv8 crypto extensions (SHA1C/P/M, SHA1H, SHA1SU0/1), state and constants in registers",
         schedule: Registers,
         requires: ["sha2"],
-        cost: { call: 12.0, step: 35.0 },
+        cost: { call: 2.0, step: 35.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state` with the SHA-1 instructions; `_w` is not used (the
     /// schedule lives in vector registers).

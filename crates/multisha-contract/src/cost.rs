@@ -4,9 +4,9 @@
 /// The cost of running a kernel, in nanoseconds: a fixed set-up each time a batch starts using
 /// it (a lane kernel's buffers, their wipe; nothing for a single-message kernel), a part per
 /// call (loading, transposing and storing the states), a part per step, and a part per
-/// message a lane kernel takes (filling its lane, padding its tail, writing its digest; for a
-/// single-message kernel its calls cover that, so zero). A step advances every lane of the
-/// kernel by one block, occupied or not; for a single-message kernel it is one block.
+/// message (setting its state up, filling its lane, padding its tail, writing its digest). A
+/// step advances every lane of the kernel by one block, occupied or not; for a
+/// single-message kernel it is one block.
 ///
 /// The part per message is what makes a wide kernel with few lanes filled cheaper than with
 /// all of them: a model without it, fitted with the lanes full, overcharges such a batch. It
@@ -23,9 +23,10 @@ pub struct Cost {
     pub call: f32,
     /// Nanoseconds per step.
     pub step: f32,
-    /// Nanoseconds per message of a full group of equal lengths (lane kernels).
+    /// Nanoseconds per message (on a lane kernel, of a full group of equal lengths).
     pub message: f32,
-    /// Nanoseconds per message run in a slot of its own (lane kernels).
+    /// Nanoseconds per message run in a slot of its own (lane kernels; the same as `message`
+    /// for a single-message kernel).
     pub ragged: f32,
 }
 
@@ -82,7 +83,9 @@ impl core::fmt::Display for Cost {
             "{:.0} ns/use + {:.0} ns/call + {:.1} ns/step",
             self.setup, self.call, self.step
         )?;
-        if self.message != 0.0 || self.ragged != 0.0 {
+        if self.message == self.ragged && self.message != 0.0 {
+            write!(f, " + {:.0} ns/message", self.message)?;
+        } else if self.message != 0.0 || self.ragged != 0.0 {
             write!(
                 f,
                 " + {:.0} ns/message ({:.0} alone in a slot)",

@@ -197,7 +197,7 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 ///         description: "one round per loop iteration over a 64-word schedule",
 ///         schedule: Workspace,
 ///         requires: [],
-///         cost: { call: 12.0, step: 183.0 },
+///         cost: { call: 2.0, step: 183.0, message: 12.0 },
 ///     };
 ///     /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
 ///     #[inline(never)]
@@ -243,9 +243,10 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// [`CpuFeatures`] (an unknown name is a compile error). A portable kernel lists no feature.
 ///
 /// `cost` is the kernel's estimated [`Cost`](crate::Cost), the planner's prior until it
-/// measures the kernel on the running CPU: nanoseconds per call and per step,
-/// `cost: { call: C, step: P }`; a multi-lane kernel also declares its set-up per use in a
-/// batch and its parts per message in a full group and in a slot of its own,
+/// measures the kernel on the running CPU: nanoseconds per call, per step and per message
+/// (setting up its state, padding its tail, writing its digest),
+/// `cost: { call: C, step: P, message: M }`; a multi-lane kernel also declares its set-up per
+/// use in a batch and its part per message both in a full group and in a slot of its own,
 /// `cost: { setup: S, call: C, step: P, message: M, ragged: R }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
@@ -315,7 +316,7 @@ macro_rules! declare_variant {
             description: $description:expr,
             schedule: $schedule:ident,
             requires: [$($feature:literal),* $(,)?],
-            cost: { call: $call:literal, step: $step:literal } $(,)?
+            cost: { call: $call:literal, step: $step:literal, message: $message:literal } $(,)?
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
@@ -330,7 +331,7 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new(0.0, $call, $step),
+            cost: $crate::Cost::new(0.0, $call, $step).per_message($message),
             kernel: $crate::Kernel::Single($crate::SingleKernel {
                 compress: $kernel,
                 iterate: $crate::__single_iterate!([$($feature),*] $alg, $kernel $(, $iterate)?),

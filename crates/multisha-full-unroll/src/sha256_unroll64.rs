@@ -22,7 +22,7 @@ multisha_contract::declare_variant! {
         description: "all 64 rounds, loads and schedule steps written out (largest code)",
         schedule: Workspace,
         requires: [],
-        cost: { call: 12.0, step: 150.0 },
+        cost: { call: 2.0, step: 150.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
     #[inline(never)]

@@ -10,7 +10,7 @@ multisha_contract::declare_variant! {
         description: "one round per loop iteration, f and K chosen per 20-round group (smallest code)",
         schedule: Workspace,
         requires: [],
-        cost: { call: 12.0, step: 100.0 },
+        cost: { call: 2.0, step: 100.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`. The schedule is a 16-word circular window of `w`,
     /// computed on the fly.

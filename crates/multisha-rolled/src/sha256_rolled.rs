@@ -9,7 +9,7 @@ multisha_contract::declare_variant! {
         description: "one round per loop iteration over a 64-word schedule (smallest code)",
         schedule: Workspace,
         requires: [],
-        cost: { call: 12.0, step: 183.0 },
+        cost: { call: 2.0, step: 183.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..64]`.
     #[inline(never)]

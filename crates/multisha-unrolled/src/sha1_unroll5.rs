@@ -56,7 +56,7 @@ multisha_contract::declare_variant! {
         description: "five rounds written out with rotating roles, majority as two adds, 16-word circular schedule",
         schedule: Workspace,
         requires: [],
-        cost: { call: 12.0, step: 66.0 },
+        cost: { call: 2.0, step: 66.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state` with a 16-word circular schedule in `w`, computed on
     /// the fly.

@@ -9,7 +9,7 @@ multisha_contract::declare_variant! {
         description: "eight rounds written out with rotating roles, K from a table, LOAD and BLEND unrolled 8x",
         schedule: Workspace,
         requires: [],
-        cost: { call: 12.0, step: 256.0 },
+        cost: { call: 2.0, step: 256.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`, expanding each block's schedule into `w[..80]`.
     #[inline(never)]

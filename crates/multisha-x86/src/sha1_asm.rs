@@ -130,7 +130,7 @@ multisha_contract::declare_variant! {
         description: "fully unrolled x86-64 assembly, registers allocated by hand, roles rotating, K as immediates",
         schedule: Workspace,
         requires: [],
-        cost: { call: 12.0, step: 60.0 },
+        cost: { call: 2.0, step: 60.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`, keeping a 16-word circular schedule in `w.words()[0..16]`.
     #[inline(never)]

@@ -176,7 +176,7 @@ multisha_contract::declare_variant! {
         description: "AVX2 message schedule for two blocks at a time, scalar rounds with BMI2 rorx",
         schedule: KernelStack,
         requires: ["avx2", "bmi2"],
-        cost: { call: 15.0, step: 117.0 },
+        cost: { call: 2.0, step: 117.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack buffer that is
     /// wiped once before returning; the caller's workspace `_w` is not used.

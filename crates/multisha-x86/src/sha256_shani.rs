@@ -167,7 +167,7 @@ multisha_contract::declare_variant! {
         description: "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
-        cost: { call: 12.0, step: 33.0 },
+        cost: { call: 2.0, step: 33.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
     #[inline(never)]

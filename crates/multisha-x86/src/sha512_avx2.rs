@@ -96,7 +96,7 @@ multisha_contract::declare_variant! {
         description: "AVX2 message schedule for two blocks at a time, scalar rounds with BMI1 andn and BMI2 rorx, one assembly block per call",
         schedule: KernelStack,
         requires: ["avx2", "bmi1", "bmi2"],
-        cost: { call: 17.0, step: 250.0 },
+        cost: { call: 2.0, step: 250.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state`, two blocks' schedules at a time in a stack frame that
     /// is wiped once before returning; the caller's workspace `_w` is not used.

@@ -9,8 +9,9 @@
 //! own), and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
 //! and the fastest run kept, the shapes and the kernels interleaved. Five equations give the
 //! set-up, the cost per call, per step, per message of a full group and per message in a slot
-//! of its own (a single-message kernel has neither set-up nor part per message: two shapes
-//! do). A fit far from the kernel's declared
+//! of its own. The single-message kernel has no set-up and one part per message: a one-block
+//! message, a two-block one (two calls: the whole block, then the padding) and a nine-block
+//! one give its call, step and message. A fit far from the kernel's declared
 //! estimate (a preempted run, a clock gone wrong) keeps the estimate. A first round warms up
 //! and is not kept; the rounds stop after `BUDGET` (2 ms), and after 25; a slower machine
 //! still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
@@ -130,7 +131,9 @@ mod measure {
         let round = |fastest: &mut [Fastest]| {
             for (kernel, fastest) in fastest.iter_mut().enumerate() {
                 fastest.one = fastest.one.min(time(kernel, Messages::Full(1), 1));
-                if kernel != 0 {
+                if kernel == 0 {
+                    fastest.two = fastest.two.min(time(kernel, Messages::Full(1), 2));
+                } else {
                     fastest.two = fastest.two.min(time(kernel, Messages::Full(2), 1));
                     fastest.lone = fastest.lone.min(time(kernel, Messages::Lone, 1));
                     fastest.uneven = fastest.uneven.min(time(kernel, Messages::Uneven, 1));
@@ -183,7 +186,9 @@ mod measure {
     /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
     /// one message alone and `uneven`, a lane-full of different lengths (one call, one step,
     /// each message in a slot of its own); `nine`, a lane-full of nine-block messages (two
-    /// calls, nine steps). `two`, `lone` and `uneven` are measured on lane kernels only.
+    /// calls, nine steps). `lone` and `uneven` are measured on lane kernels only; on the
+    /// single-message kernel (a lane-full is one message) `two` is one two-block message (two
+    /// calls, two steps), which tells its part per message from its part per call.
     #[derive(Clone, Copy)]
     struct Fastest {
         one: f32,
@@ -226,9 +231,11 @@ mod measure {
                     .per_message(message)
                     .per_ragged_message(ragged)
             } else {
-                // one = c + p, nine = 2c + 9p.
-                let step = (nine - 2.0 * one) / 7.0;
-                Cost::new(0.0, (one - step).max(0.0), step)
+                // With m per message: one = c + p + m, two = 2c + 2p + m, nine = 2c + 9p + m.
+                let step = (nine - two) / 7.0;
+                let call = (two - one - step).max(0.0);
+                let message = (one - call - step).max(0.0);
+                Cost::new(0.0, call, step).per_message(message)
             };
             let plausible = cost.step > estimate.step / 8.0 && cost.step < estimate.step * 8.0;
             if plausible { cost } else { estimate }
@@ -314,9 +321,11 @@ mod measure {
         /// The times the five shapes take under `cost` on `lanes` lanes (equal lengths in
         /// groups of a lane-full; a lone message and uneven lengths each in a slot).
         fn times(cost: Cost, lanes: usize) -> Fastest {
+            // On one lane (the single-message kernel) `two` is one two-block message.
+            let two_messages = if lanes == 1 { 1 } else { 2 * lanes };
             Fastest {
                 one: cost.time(1, 1, lanes, 0),
-                two: cost.time(2, 2, 2 * lanes, 0),
+                two: cost.time(2, 2, two_messages, 0),
                 lone: cost.time(1, 1, 0, 1),
                 uneven: cost.time(1, 1, 0, lanes),
                 nine: cost.time(2, 9, lanes, 0),
@@ -341,14 +350,18 @@ mod measure {
                     assert!((got - want).abs() < 0.01, "{lanes} lanes: {part} {got}");
                 }
             }
-            // The single-message kernel: a call and a step, nothing per use or message.
-            let single = Cost::new(0.0, 15.0, 42.0);
+            // The single-message kernel: a call, a step and a message, nothing per use.
+            let single = Cost::new(0.0, 15.0, 42.0).per_message(9.0);
             let fitted = times(single, 1).fit(estimate, None);
-            assert!((fitted.call - 15.0).abs() < 0.01 && (fitted.step - 42.0).abs() < 0.01);
-            assert_eq!(
-                (fitted.setup, fitted.message, fitted.ragged),
-                (0.0, 0.0, 0.0)
-            );
+            for (part, got, want) in [
+                ("call", fitted.call, 15.0),
+                ("step", fitted.step, 42.0),
+                ("message", fitted.message, 9.0),
+                ("ragged", fitted.ragged, 9.0),
+                ("set-up", fitted.setup, 0.0),
+            ] {
+                assert!((got - want).abs() < 0.01, "single: {part} {got}");
+            }
         }
 
         #[test]

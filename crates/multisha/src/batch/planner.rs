@@ -348,11 +348,13 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part) -> f32 {
 /// The most a lane kernel of `cost` with `filled` lanes busy saves against one by one (of
 /// `single`) per block and per segment: a step advances every lane, busy or not, so it costs
 /// `filled` single steps less one step of the kernel, shared by the `filled` blocks; a call
-/// likewise.
+/// likewise. What a message costs less on the lanes than one by one (either way it runs there)
+/// counts per segment too: a batch has at least as many segments as messages.
 fn savings(single: Cost, cost: Cost, filled: usize) -> (f32, f32) {
+    let per_message = (single.message - cost.message.min(cost.ragged)).max(0.0);
     (
         (single.step - cost.step / filled as f32).max(0.0),
-        (single.call - cost.call / filled as f32).max(0.0),
+        (single.call - cost.call / filled as f32).max(0.0) + per_message,
     )
 }
 
@@ -632,7 +634,8 @@ mod tests {
     /// Synthetic cost tables of CPU classes, SHA-1 or SHA-256 shaped (64-byte blocks):
     /// `(name, costs, names of the lane kernels)`.
     fn tables() -> [(&'static str, Costs, &'static [&'static str]); 4] {
-        let single = Cost::new(0.0, 12.0, 31.0);
+        // As measured: a call costs little next to the message's set-up, padding and digest.
+        let single = Cost::new(0.0, 2.0, 31.0).per_message(14.0);
         // One SHA-NI unit and full-width AVX-512: four SHA-NI streams cost four times one.
         let mut intel = Costs::single_only(single);
         let intel_lanes = |setup, call, step, message, ragged| {
@@ -936,6 +939,25 @@ mod tests {
         // Four such messages (16 blocks) may pay; sixteen of one block may too.
         assert!(!costs.surely_one_by_one(4, |_| 200, 64, 8));
         assert!(!costs.surely_one_by_one(16, |_| 0, 64, 8));
+    }
+
+    #[test]
+    fn what_a_message_saves_on_the_lanes_counts_in_the_bound() {
+        // A step and a call save nothing on 2 lanes here, a message 40 - 5 ns: four one-block
+        // messages cost 4 * 71 = 284 ns one by one, 100 + 2 * 62 + 4 * 5 = 244 on the lanes.
+        // A bound blind to the messages would send every batch one by one.
+        let mut costs = Costs::single_only(Cost::new(0.0, 0.0, 31.0).per_message(40.0));
+        costs.push(2, Cost::new(100.0, 0.0, 62.0).per_message(5.0));
+        assert_eq!(costs.one_by_one_blocks[MAX_LANES], 2);
+        let four = [0; 4];
+        assert!(!costs.surely_one_by_one(4, |i| four[i], 64, 8));
+        let plan = plan_of(&costs, &four);
+        assert!(
+            plan.stages().all(|s| s.runner == Runner::Lanes(0)),
+            "{plan}"
+        );
+        // Two such messages: 142 one by one, 100 + 62 + 10 on the lanes.
+        assert!(costs.surely_one_by_one(2, |_| 0, 64, 8));
     }
 
     #[test]
