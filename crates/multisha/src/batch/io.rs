@@ -19,9 +19,18 @@ impl Messages for [&[u8]] {
     }
     #[inline]
     fn equal_len(&self) -> Option<usize> {
-        // One compare a message, no bounds checks: this runs on every batch.
+        // This runs on every batch: no branch a message (a compare and branch each took 40 ns
+        // of 64 x 32 B, 2% of hashing them), the differences or-ed four at a time.
         let first = self.first()?.len();
-        self.iter().all(|m| m.len() == first).then_some(first)
+        let (fours, rest) = self.as_chunks::<4>();
+        let mut differ = 0;
+        for [a, b, c, d] in fours {
+            differ |= (a.len() ^ first) | (b.len() ^ first) | (c.len() ^ first) | (d.len() ^ first);
+        }
+        for m in rest {
+            differ |= m.len() ^ first;
+        }
+        (differ == 0).then_some(first)
     }
 }
 
@@ -67,5 +76,29 @@ impl Digests for Flat<'_> {
     }
     fn slot(&mut self, i: usize) -> &mut [u8] {
         &mut self.bytes[i * self.len..(i + 1) * self.len]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_different_length_anywhere_makes_a_batch_unequal() {
+        let bytes = [0u8; 8];
+        for count in 1..=9 {
+            let mut messages = std::vec![&bytes[..3]; count];
+            assert_eq!(messages[..].equal_len(), Some(3), "{count} equal");
+            // (One message alone is equal to itself, whatever its length.)
+            for at in (0..count).filter(|_| count > 1) {
+                for other in [0, 2, 4, 7] {
+                    messages[at] = &bytes[..other];
+                    assert_eq!(messages[..].equal_len(), None, "{count}: {other} at {at}");
+                }
+                messages[at] = &bytes[..3];
+            }
+        }
+        let none: [&[u8]; 0] = [];
+        assert_eq!(none[..].equal_len(), None);
     }
 }

@@ -69,9 +69,10 @@ where
     // nanoseconds: those with too few blocks in all for any lane kernel to win its set-up
     // back, and equal ones remembered as one by one, go one by one here, before any call
     // (through `plan_and_run` they ran 3-4% behind a loop of one-shot calls).
+    let equal_len = messages.equal_len();
     if let Some((costs, measured)) = dispatch::costs::<H::Compression>().get_ref() {
         let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
-        let one_by_one = if let Some(len) = messages.equal_len() {
+        let one_by_one = if let Some(len) = equal_len {
             let shape = Shape::equal(count, len, block_len, length_bytes);
             costs.few_blocks(&shape)
                 || dispatch::plan_memo::<H::Compression>()
@@ -85,14 +86,18 @@ where
             return executor::serial::<H, M, D>(single, messages, digests);
         }
     }
-    plan_and_run::<H, M, D>(single, messages, digests);
+    plan_and_run::<H, M, D>(single, messages, digests, equal_len);
 }
 
-/// [`hash_many`] past the smallest batches: plans `messages` (or takes a remembered plan) and
-/// runs the plan.
+/// [`hash_many`] past the smallest batches: plans `messages` (of `equal_len` bytes each, if
+/// they are equal) or takes a remembered plan, and runs the plan.
 #[inline(never)]
-fn plan_and_run<H, M, D>(single: KernelFn<H::Compression>, messages: &M, digests: &mut D)
-where
+fn plan_and_run<H, M, D>(
+    single: KernelFn<H::Compression>,
+    messages: &M,
+    digests: &mut D,
+    equal_len: Option<usize>,
+) where
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
@@ -101,11 +106,11 @@ where
     let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
     calibrate::with_costs::<H::Compression, _>(|costs, measured| {
         // Equal-length batches of a shape planned before (a Merkle level, fixed-size records)
-        // take the remembered plan, with one compare a message to see that they are equal.
+        // take the remembered plan.
         // (The plan runs here rather than being returned: copied out through the stack, it
         // cost a store-forwarding stall per batch.)
         let count = messages.count();
-        let plan = if let Some(len) = messages.equal_len() {
+        let plan = if let Some(len) = equal_len {
             let shape = Shape::equal(count, len, block_len, length_bytes);
             if costs.few_blocks(&shape) {
                 return executor::serial::<H, M, D>(single, messages, digests);
