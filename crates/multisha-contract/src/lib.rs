@@ -65,7 +65,7 @@ pub use iterate::{
     HmacKeys, HmacTemplate, IterateFn, LanesIterateFn, hmac_block, hmac_template, iterate_with,
 };
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
-pub use padding::{oneshot, pad_into, wipe_blocks, write_digest};
+pub use padding::{OneShot, oneshot, pad_into, wipe_blocks, write_digest};
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;
 pub use sha256::{SHA224_IV, SHA256_IV, SHA256_K, Sha256Compression};

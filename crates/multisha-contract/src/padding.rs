@@ -193,21 +193,70 @@ pub unsafe fn oneshot<A: Compression>(
     data: &[u8],
     out: &mut [u8],
 ) {
-    let (blocks, tail) = A::Block::split(data);
-    let mut state = iv;
-    let mut w = A::Workspace::default();
-    if !blocks.is_empty() {
-        // SAFETY: the caller guarantees the CPU runs `kernel`.
-        unsafe { kernel(&mut state, blocks, &mut w) };
+    // SAFETY: forwarded from the caller.
+    unsafe { OneShot::<A>::new().hash(kernel, iv, data, out) };
+}
+
+/// The buffers of [`oneshot`], kept for message after message (one by one in a batch): the
+/// padded tail is zeroed once, not per message (each message's is wiped after use, which
+/// leaves it zeroed for the next), and the workspace is wiped once, when this is dropped.
+pub struct OneShot<A: Compression> {
+    workspace: A::Workspace,
+    padded: [A::Block; 2],
+}
+
+impl<A: Compression> OneShot<A> {
+    /// Zeroed buffers.
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self {
+            workspace: A::Workspace::default(),
+            padded: [A::Block::ZERO; 2],
+        }
     }
-    let mut padded = [A::Block::ZERO; 2];
-    let used = pad_into::<A>(&mut padded, tail, data.len() as u128 * 8);
-    // SAFETY: as above.
-    unsafe { kernel(&mut state, &padded[..used], &mut w) };
-    w.wipe();
-    wipe_blocks(&mut padded[..used]);
-    write_digest(state.as_ref(), out);
-    state.as_mut().zeroize();
+
+    /// Hashes `data` from `iv` with `kernel` into `out` (`out.len()` bytes of the state), as
+    /// [`oneshot`] does; wipes the padded tail and the state, and leaves the workspace to the
+    /// drop.
+    ///
+    /// # Safety
+    /// The CPU must support every feature `kernel` requires.
+    #[inline(always)]
+    pub unsafe fn hash(&mut self, kernel: KernelFn<A>, iv: A::State, data: &[u8], out: &mut [u8]) {
+        let (blocks, tail) = A::Block::split(data);
+        let mut state = iv;
+        if !blocks.is_empty() {
+            // SAFETY: the caller guarantees the CPU runs `kernel`.
+            unsafe { kernel(&mut state, blocks, &mut self.workspace) };
+        }
+        let used = pad_into::<A>(&mut self.padded, tail, data.len() as u128 * 8);
+        // SAFETY: as above.
+        unsafe { kernel(&mut state, &self.padded[..used], &mut self.workspace) };
+        wipe_blocks(&mut self.padded[..used]);
+        write_digest(state.as_ref(), out);
+        state.as_mut().zeroize();
+    }
+}
+
+impl<A: Compression> core::fmt::Debug for OneShot<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Never print message-derived data.
+        f.write_str("OneShot { .. }")
+    }
+}
+
+impl<A: Compression> Default for OneShot<A> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A: Compression> Drop for OneShot<A> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.workspace.wipe();
+    }
 }
 
 /// Writes the state as big-endian words into `out`, truncated to `out.len()` bytes
