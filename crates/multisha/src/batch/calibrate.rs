@@ -11,11 +11,10 @@
 //! set-up, the cost per call, per step, per message of a full group and per message in a slot
 //! of its own. The single-message kernel has no set-up and one part per message: a one-block
 //! message, a two-block one (two calls: the whole block, then the padding) and a nine-block
-//! one give its call, step and message. A fit far from the kernel's declared
-//! estimate (a preempted run, a clock gone wrong) keeps the estimate. Each kernel runs once
-//! untimed before its shapes in every round, so none is timed cold after another kernel; a
-//! first round warms up
-//! and is not kept; the rounds stop after `BUDGET` (2 ms), and after 25; a slower machine
+//! one give its call, step and message. A fit far from the kernel's declared estimate (a
+//! preempted run, a clock gone wrong) keeps the estimate. Each kernel runs once untimed before
+//! its shapes in every round, so none is timed cold after another kernel; a first round warms
+//! up and is not kept; the rounds stop after `BUDGET` (2 ms), and after 25; a slower machine
 //! still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
 //! machine) is subtracted from every run.
 //!
