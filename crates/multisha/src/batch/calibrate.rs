@@ -14,8 +14,8 @@
 //! one give its call, step and message. A fit far from the kernel's declared estimate (a
 //! preempted run, a clock gone wrong) keeps the estimate. Each kernel runs once untimed before
 //! its shapes in every round, so none is timed cold after another kernel; a first round warms
-//! up and is not kept; the rounds stop after `BUDGET` (2 ms), and after 25; a slower machine
-//! still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
+//! up and is not kept; the rounds stop before `BUDGET` (2 ms: no round starts that would end
+//! past it), and after 25; a slower machine still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
 //! machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
@@ -89,8 +89,8 @@ mod measure {
     use multisha_contract::{BlockBytes, Compression, Cost, KernelFn, MAX_LANES};
     use std::time::{Duration, Instant};
 
-    /// After this long measuring one compression function's kernels no new round starts
-    /// (once [`MIN_ROUNDS`] have run).
+    /// Measuring one compression function's kernels ends by then: no round starts that the
+    /// last round's time says would end later (once [`MIN_ROUNDS`] have run).
     pub(crate) const BUDGET: Duration = Duration::from_millis(2);
 
     /// Rounds at most, each running every shape on every kernel once; the fastest run of
@@ -151,9 +151,11 @@ mod measure {
         // up; not kept.
         round(&mut [Fastest::NONE; 1 + MAX_KERNELS][..kernels]);
         let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
-        let mut rounds = 0;
-        while rounds < ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() <= BUDGET) {
+        let (mut rounds, mut last) = (0, start.elapsed());
+        while rounds < ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() + last <= BUDGET) {
+            let begun = Instant::now();
             round(&mut fastest[..kernels]);
+            last = begun.elapsed();
             rounds += 1;
         }
         let mut costs = estimated;
