@@ -199,10 +199,13 @@ pub unsafe fn oneshot<A: Compression>(
 
 /// The buffers of [`oneshot`], kept for message after message (one by one in a batch): the
 /// padded tail is zeroed once, not per message (each message's is wiped after use, which
-/// leaves it zeroed for the next), and the workspace is wiped once, when this is dropped.
+/// leaves it zeroed for the next), and the workspace is wiped once, when this is dropped
+/// (with the padded tail, if a kernel unwound before its wipe).
 pub struct OneShot<A: Compression> {
     workspace: A::Workspace,
     padded: [A::Block; 2],
+    /// Whether `padded` holds a tail not wiped yet (only after an unwinding kernel).
+    dirty: bool,
 }
 
 impl<A: Compression> OneShot<A> {
@@ -212,12 +215,13 @@ impl<A: Compression> OneShot<A> {
         Self {
             workspace: A::Workspace::default(),
             padded: [A::Block::ZERO; 2],
+            dirty: false,
         }
     }
 
     /// Hashes `data` from `iv` with `kernel` into `out` (`out.len()` bytes of the state), as
     /// [`oneshot`] does; wipes the padded tail and the state, and leaves the workspace to the
-    /// drop.
+    /// drop. After a kernel unwound, drop this rather than use it again.
     ///
     /// # Safety
     /// The CPU must support every feature `kernel` requires.
@@ -230,9 +234,11 @@ impl<A: Compression> OneShot<A> {
             unsafe { kernel(&mut state, blocks, &mut self.workspace) };
         }
         let used = pad_into::<A>(&mut self.padded, tail, data.len() as u128 * 8);
+        self.dirty = true;
         // SAFETY: as above.
         unsafe { kernel(&mut state, &self.padded[..used], &mut self.workspace) };
         wipe_blocks(&mut self.padded[..used]);
+        self.dirty = false;
         write_digest(state.as_ref(), out);
         state.as_mut().zeroize();
     }
@@ -256,6 +262,9 @@ impl<A: Compression> Drop for OneShot<A> {
     #[inline(always)]
     fn drop(&mut self) {
         self.workspace.wipe();
+        if self.dirty {
+            wipe_blocks(&mut self.padded);
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! one stack buffer, one workspace wiped once. The fastest path for small messages.
 
 use crate::hash_function::HashFunction;
-use multisha_contract::{KernelFn, oneshot};
+use multisha_contract::{KernelFn, OneShot};
 
 /// The digest of `data` as hash function `H` with `kernel`.
 ///
@@ -14,8 +14,23 @@ pub(crate) unsafe fn hash<H: HashFunction>(
     kernel: KernelFn<H::Compression>,
     data: &[u8],
 ) -> H::Digest {
+    // SAFETY: forwarded from the caller.
+    unsafe { hash_in::<H>(&mut OneShot::new(), kernel, data) }
+}
+
+/// The digest of `data` as hash function `H` with `kernel`, in `buffers` kept for message
+/// after message (zeroed once, the workspace wiped once, when they are dropped).
+///
+/// # Safety
+/// As [`hash`].
+#[inline(always)]
+pub(crate) unsafe fn hash_in<H: HashFunction>(
+    buffers: &mut OneShot<H::Compression>,
+    kernel: KernelFn<H::Compression>,
+    data: &[u8],
+) -> H::Digest {
     let mut out = H::ZERO;
     // SAFETY: forwarded from the caller.
-    unsafe { oneshot::<H::Compression>(kernel, H::OUTPUT.iv, data, out.as_mut()) };
+    unsafe { buffers.hash(kernel, H::OUTPUT.iv, data, out.as_mut()) };
     out
 }

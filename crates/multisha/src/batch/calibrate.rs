@@ -13,10 +13,11 @@
 //! message, a two-block one (two calls: the whole block, then the padding) and a nine-block
 //! one give its call, step and message. A fit far from the kernel's declared estimate (a
 //! preempted run, a clock gone wrong) keeps the estimate. Each kernel runs once untimed before
-//! its shapes in every round, so none is timed cold after another kernel; a first round warms
+//! its shapes in every round (a lane-full of one-block messages, the first shape timed), so
+//! none is timed cold after another kernel; a first round warms
 //! up and is not kept; the rounds stop before `BUDGET` (2 ms: no round starts that would end
-//! past it), and after 25; a slower machine still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
-//! machine) is subtracted from every run.
+//! past it), and after 25; a slower machine still measures 3. The clock's own time (tens of
+//! nanoseconds a reading on a virtual machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
@@ -122,7 +123,7 @@ mod measure {
         // The time of `messages` of `blocks` blocks on `kernel` (the single-message one: a
         // lane is one message).
         let time = |kernel: usize, messages: Messages, blocks: usize| match kernel {
-            0 => one_by_one::<H>(single, messages.count(1), blocks, clock),
+            0 => one_by_one::<H>(single, blocks, clock),
             k => {
                 let lanes = estimated.lane_kernels()[k - 1].0;
                 on_lanes::<H>(ladder, k - 1, messages, lanes, blocks, clock)
@@ -135,7 +136,7 @@ mod measure {
                 // it took 5-9% longer (16 x 32 B SHA-1 on `avx512-x16`), which the set-up took
                 // for its own, tilting near-ties towards one by one; a batch loop meets the
                 // kernel warm. Not kept.
-                time(kernel, Messages::Lone, 1);
+                time(kernel, Messages::Full(1), 1);
                 fastest.one = fastest.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel == 0 {
                     fastest.two = fastest.two.min(time(kernel, Messages::Full(1), 2));
@@ -215,8 +216,9 @@ mod measure {
             nine: f32::MAX,
         };
 
-        /// The cost that explains these times (`lanes`: a lane kernel's, else the set-up and
-        /// the part per message are zero), or `estimate` when the fit is implausible.
+        /// The cost that explains these times (`lanes`: a lane kernel's; else the
+        /// single-message kernel's, whose set-up is zero and whose part per message is the
+        /// same either way), or `estimate` when the fit is implausible.
         fn fit(self, estimate: Cost, lanes: Option<usize>) -> Cost {
             let Self {
                 one,
@@ -265,10 +267,9 @@ mod measure {
         &ZEROS[..(blocks - 1) * len + 1]
     }
 
-    /// Nanoseconds per message, one by one through `single` (`groups` is 1 here).
+    /// Nanoseconds per message of `blocks` blocks, one by one through `single`.
     fn one_by_one<H: HashFunction>(
         single: KernelFn<H::Compression>,
-        groups: usize,
         blocks: usize,
         clock: Duration,
     ) -> f32 {
@@ -279,7 +280,7 @@ mod measure {
         executor::serial::<H, _, _>(single, &messages[..], &mut digests[..]);
         let elapsed = start.elapsed().saturating_sub(clock);
         core::hint::black_box(&digests);
-        elapsed.as_nanos() as f32 / (COUNT / groups) as f32
+        elapsed.as_nanos() as f32 / COUNT as f32
     }
 
     /// Nanoseconds per batch of `shape` (of `blocks`-block messages, or uneven one-block ones)
