@@ -14,10 +14,10 @@
 //! one give its call, step and message. A fit far from the kernel's declared estimate (a
 //! preempted run, a clock gone wrong) keeps the estimate. Each kernel runs once untimed before
 //! its shapes in every round (a lane-full of one-block messages, the first shape timed), so
-//! none is timed cold after another kernel; a first round warms
-//! up and is not kept; the rounds stop before `BUDGET` (2 ms: no round starts that would end
-//! past it), and after 25; a slower machine still measures 3. The clock's own time (tens of
-//! nanoseconds a reading on a virtual machine) is subtracted from every run.
+//! none is timed cold after another kernel; a first round warms up and is not kept; the
+//! rounds stop before `BUDGET` (2 ms: no round starts that would end past it), and after 25;
+//! a slower machine still measures 3. The clock's own time (tens of nanoseconds a reading on
+//! a virtual machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
