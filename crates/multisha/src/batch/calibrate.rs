@@ -35,18 +35,20 @@ pub(crate) const ENV_VAR: &str = "MULTISHA_CALIBRATE";
 /// The costs the planner of `A` uses now, and whether they were measured: published once
 /// measured (or, with measuring off, estimated); until then, the estimates.
 pub(crate) fn costs<A: Registered>() -> (Costs, bool) {
-    with_costs::<A, _>(|costs, measured| (*costs, measured))
+    let mut first = None;
+    let (costs, measured) = costs_in::<A>(&mut first);
+    (*costs, measured)
 }
 
-/// `f` of the costs the planner of `A` uses now and whether they were measured, without
-/// copying the published table.
+/// The costs the planner of `A` uses now and whether they were measured, without copying the
+/// published table; before it is published, measured by this call (or estimated) into `first`.
 #[inline]
-pub(crate) fn with_costs<A: Registered, R>(f: impl FnOnce(&Costs, bool) -> R) -> R {
+pub(crate) fn costs_in<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool) {
     match dispatch::costs::<A>().get_ref() {
-        Some((costs, measured)) => f(costs, *measured),
+        Some((costs, measured)) => (costs, *measured),
         None => {
-            let (costs, measured) = first_costs::<A>();
-            f(&costs, measured)
+            let (costs, measured) = first.insert(first_costs::<A>());
+            (costs, *measured)
         }
     }
 }

@@ -24,6 +24,7 @@ pub(crate) mod shape;
 pub(crate) use io::{Digests, Flat, Messages};
 pub(crate) use kernels::Ladder;
 pub(crate) use memo::PlanMemo;
+use memo::Remembered;
 pub(crate) use planner::Costs;
 
 use crate::engine::Variant;
@@ -65,80 +66,81 @@ where
     if count <= 1 {
         return executor::serial::<H, M, D>(single, messages, digests);
     }
-    // Planning must cost next to nothing on the smallest batches, which hash in a few hundred
-    // nanoseconds: those with too few blocks in all for any lane kernel to win its set-up
-    // back, and equal ones remembered as one by one, go one by one here, before any call
-    // (through `plan_and_run` they ran 3-4% behind a loop of one-shot calls).
     let equal_len = messages.equal_len();
-    if let Some((costs, measured)) = dispatch::costs::<H::Compression>().get_ref() {
-        let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
-        let one_by_one = if let Some(len) = equal_len {
-            let shape = Shape::equal(count, len, block_len, length_bytes);
-            costs.few_blocks(&shape)
-                || dispatch::plan_memo::<H::Compression>()
-                    .get(&shape, *measured)
-                    .is_some_and(|known| known.one_by_one())
-        } else {
-            let lens = |i| messages.get(i).len();
-            costs.surely_one_by_one(count, lens, block_len, length_bytes)
-        };
-        if one_by_one {
+    let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
+    let mut first = None;
+    let (costs, measured) = calibrate::costs_in::<H::Compression>(&mut first);
+    // Whether the batch goes one by one is settled here, in a few comparisons: the smallest
+    // batches hash in a few hundred nanoseconds, and through the planner they ran 3-4% behind
+    // a loop of one-shot calls. One by one: too few blocks in all for any lane kernel to win
+    // its set-up back, or an equal shape remembered as one by one.
+    let batch = if let Some(len) = equal_len {
+        let shape = Shape::equal(count, len, block_len, length_bytes);
+        if costs.few_blocks(&shape) {
             return executor::serial::<H, M, D>(single, messages, digests);
         }
-    }
-    plan_and_run::<H, M, D>(single, messages, digests, equal_len);
+        let known = dispatch::plan_memo::<H::Compression>().get(&shape, measured);
+        if known.is_some_and(Remembered::one_by_one) {
+            return executor::serial::<H, M, D>(single, messages, digests);
+        }
+        Batch::Equal(len, known)
+    } else {
+        let lens = |i| messages.get(i).len();
+        if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
+            return executor::serial::<H, M, D>(single, messages, digests);
+        }
+        Batch::Ragged
+    };
+    plan_and_run::<H, M, D>(single, messages, digests, costs, measured, batch);
 }
 
-/// [`hash_many`] past the smallest batches: plans `messages` (of `equal_len` bytes each, if
-/// they are equal) or takes a remembered plan, and runs the plan.
+/// A batch that [`hash_many`] did not send one by one.
+enum Batch {
+    /// Messages of this one length, and their plan if one is remembered.
+    Equal(usize, Option<Remembered>),
+    /// Messages of different lengths.
+    Ragged,
+}
+
+/// [`hash_many`] past the smallest batches: plans `messages` with `costs` (`measured` or
+/// estimated), or takes the remembered plan, and runs the plan.
 #[inline(never)]
 fn plan_and_run<H, M, D>(
     single: KernelFn<H::Compression>,
     messages: &M,
     digests: &mut D,
-    equal_len: Option<usize>,
+    costs: &Costs,
+    measured: bool,
+    batch: Batch,
 ) where
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    let lens = |i| messages.get(i).len();
-    let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
-    calibrate::with_costs::<H::Compression, _>(|costs, measured| {
-        // Equal-length batches of a shape planned before (a Merkle level, fixed-size records)
-        // take the remembered plan.
-        // (The plan runs here rather than being returned: copied out through the stack, it
-        // cost a store-forwarding stall per batch.)
-        let count = messages.count();
-        let plan = if let Some(len) = equal_len {
+    // (The plan runs here rather than being returned: copied out through the stack, it cost
+    // a store-forwarding stall per batch.)
+    let (count, block_len, length_bytes) =
+        (messages.count(), block_len::<H>(), length_bytes::<H>());
+    let plan = match batch {
+        // Equal-length batches of a shape planned before (a Merkle level, fixed-size
+        // records) take the remembered plan.
+        Batch::Equal(_, Some(known)) => known.plan(count),
+        Batch::Equal(len, None) => {
             let shape = Shape::equal(count, len, block_len, length_bytes);
-            if costs.few_blocks(&shape) {
-                return executor::serial::<H, M, D>(single, messages, digests);
-            }
-            let memo = dispatch::plan_memo::<H::Compression>();
-            match memo.get(&shape, measured) {
-                Some(known) if known.one_by_one() => {
-                    return executor::serial::<H, M, D>(single, messages, digests);
-                }
-                Some(known) => known.plan(count),
-                None => {
-                    let plan = planner::plan(costs, &shape, &Tail::EQUAL);
-                    memo.put(&shape, measured, &plan);
-                    plan
-                }
-            }
-        } else {
-            if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
-                return executor::serial::<H, M, D>(single, messages, digests);
-            }
+            let plan = planner::plan(costs, &shape, &Tail::EQUAL);
+            dispatch::plan_memo::<H::Compression>().put(&shape, measured, &plan);
+            plan
+        }
+        Batch::Ragged => {
+            let lens = |i| messages.get(i).len();
             let shape = Shape::new(count, lens, block_len, length_bytes);
             planner::plan_ragged(costs, &shape, lens, block_len, length_bytes)
-        };
-        let ladder = dispatch::ladder::<H::Compression>();
-        // SAFETY: the ladder's kernels and the single-message kernel come from the
-        // dispatcher, which checked that the CPU runs them.
-        unsafe { executor::execute::<H, M, D>(&plan, ladder, single, messages, digests) }
-    });
+        }
+    };
+    let ladder = dispatch::ladder::<H::Compression>();
+    // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
+    // which checked that the CPU runs them.
+    unsafe { executor::execute::<H, M, D>(&plan, ladder, single, messages, digests) }
 }
 
 /// The digests of `messages` into `digests` on the many-message `variant` alone (a lane
