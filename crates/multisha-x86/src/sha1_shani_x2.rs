@@ -11,8 +11,11 @@
 //! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four
 //! words at a time, reversed into SHA-NI order, no `sha1msg1/2`). The PBKDF2 entry runs two
 //! chains (two output blocks of a derivation) side by side, each message built from its
-//! chain's state registers; its blocks start from the keyed states, so nothing is set aside.
+//! chain's state registers and its schedule computed whole, mostly off the SHA unit
+//! (`sha1_shani`'s `schedule_block`); its blocks start from the keyed states, so nothing is set
+//! aside.
 
+use crate::sha1_shani::schedule_block;
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_and_si128, _mm_extract_epi32, _mm_loadu_si128, _mm_or_si128,
     _mm_set_epi32, _mm_set_epi64x, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
@@ -141,6 +144,34 @@ macro_rules! rounds80 {
     };
 }
 
+/// Rounds 4..80 of both streams after the first four, on the schedule groups `$words(i)`
+/// (`[stream 0's, stream 1's]` words `4i..4i+4`): `$h0` holds `abcd` at the start, `$h1` the
+/// `abcd` after round 4.
+macro_rules! rounds_on_schedule {
+    ($h0:ident, $h1:ident, $words:expr) => {
+        let words = $words;
+        rounds4!($h1, $h0, words(1), 0);
+        rounds4!($h0, $h1, words(2), 0);
+        rounds4!($h1, $h0, words(3), 0);
+        rounds4!($h0, $h1, words(4), 0);
+        rounds4!($h1, $h0, words(5), 1);
+        rounds4!($h0, $h1, words(6), 1);
+        rounds4!($h1, $h0, words(7), 1);
+        rounds4!($h0, $h1, words(8), 1);
+        rounds4!($h1, $h0, words(9), 1);
+        rounds4!($h0, $h1, words(10), 2);
+        rounds4!($h1, $h0, words(11), 2);
+        rounds4!($h0, $h1, words(12), 2);
+        rounds4!($h1, $h0, words(13), 2);
+        rounds4!($h0, $h1, words(14), 2);
+        rounds4!($h1, $h0, words(15), 3);
+        rounds4!($h0, $h1, words(16), 3);
+        rounds4!($h1, $h0, words(17), 3);
+        rounds4!($h0, $h1, words(18), 3);
+        rounds4!($h1, $h0, words(19), 3);
+    };
+}
+
 multisha_contract::declare_variant! {
     /// The `shani-x2` SHA-1 many-message variant.
     pub static VARIANT: Sha1Compression = {
@@ -207,25 +238,7 @@ multisha_contract::declare_variant! {
             _mm_sha1rnds4_epu32::<0>(h0[0], _mm_add_epi32(e[0], w0)),
             _mm_sha1rnds4_epu32::<0>(h0[1], _mm_add_epi32(e[1], w0)),
         ];
-        rounds4!(h1, h0, words(1), 0);
-        rounds4!(h0, h1, words(2), 0);
-        rounds4!(h1, h0, words(3), 0);
-        rounds4!(h0, h1, words(4), 0);
-        rounds4!(h1, h0, words(5), 1);
-        rounds4!(h0, h1, words(6), 1);
-        rounds4!(h1, h0, words(7), 1);
-        rounds4!(h0, h1, words(8), 1);
-        rounds4!(h1, h0, words(9), 1);
-        rounds4!(h0, h1, words(10), 2);
-        rounds4!(h1, h0, words(11), 2);
-        rounds4!(h0, h1, words(12), 2);
-        rounds4!(h1, h0, words(13), 2);
-        rounds4!(h0, h1, words(14), 2);
-        rounds4!(h1, h0, words(15), 3);
-        rounds4!(h0, h1, words(16), 3);
-        rounds4!(h1, h0, words(17), 3);
-        rounds4!(h0, h1, words(18), 3);
-        rounds4!(h1, h0, words(19), 3);
+        rounds_on_schedule!(h0, h1, words);
         store_state(s0, _mm_add_epi32(abcd[0], h0[0]), _mm_sha1nexte_epu32(h1[0], e[0]));
         store_state(s1, _mm_add_epi32(abcd[1], h0[1]), _mm_sha1nexte_epu32(h1[1], e[1]));
     }
@@ -267,14 +280,14 @@ multisha_contract::declare_variant! {
         for _ in 0..count {
             for (start_abcd, start_e) in [inner, outer] {
                 let w1 = [0, 1].map(|i| _mm_or_si128(_mm_and_si128(e[i], mask1), pad1));
-                let mut x = [abcd[0], w1[0], pad2, pad3, abcd[0]];
-                let mut y = [abcd[1], w1[1], pad2, pad3, abcd[1]];
+                let x = schedule_block([abcd[0], w1[0], pad2, pad3]);
+                let y = schedule_block([abcd[1], w1[1], pad2, pad3]);
                 let mut h0 = [start_abcd; 2];
                 let mut h1 = [
                     _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, x[0])),
                     _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, y[0])),
                 ];
-                rounds80!(h0, h1, x, y);
+                rounds_on_schedule!(h0, h1, |i| [x[i], y[i]]);
                 for i in 0..2 {
                     abcd[i] = _mm_add_epi32(start_abcd, h0[i]);
                     e[i] = _mm_sha1nexte_epu32(h1[i], start_e);
