@@ -8,12 +8,13 @@
 //!   with one `pxor` in between for the `w[t-8]` term.
 //!
 //! Design: the state lives in two xmm registers for the whole call (loaded once, stored once),
-//! the schedule in a ring of five xmm registers, so the workspace is ignored. Words sit in the
-//! SHA-NI order (`w[t]` in the top lane), hence the full byte reversal on load. The PBKDF2
-//! loop keeps `U`, `T` and both HMAC keyed states in that order across all its iterations:
-//! a digest's `abcd` register is the next message's first four words as it is. Its schedule
-//! is computed whole before the rounds, mostly on the vector ALUs (`schedule_block`): the
-//! `sha1msg1/2` of the ring compete with the rounds for the SHA unit.
+//! and so does each block's schedule, so the workspace is ignored. Words sit in the SHA-NI
+//! order (`w[t]` in the top lane), hence the full byte reversal on load. A block's schedule
+//! is computed whole before its rounds (`schedule_block`), most of it with vector XORs and
+//! shifts on the vector ALUs: from `sha1msg1/2`, which compete with the rounds for the SHA
+//! unit, a block took 10% longer (Intel Xeon). The PBKDF2 loop keeps `U`, `T` and both HMAC
+//! keyed states in SHA-NI order across all its iterations: a digest's `abcd` register is the
+//! next message's first four words as it is.
 
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_extract_epi32, _mm_loadu_si128,
@@ -28,15 +29,6 @@ use multisha_contract::{HmacKeys, Sha1Compression, Sha1Workspace, hmac_template}
 macro_rules! rounds4 {
     ($h0:ident, $h1:ident, $w:expr, $group:literal) => {
         _mm_sha1rnds4_epu32::<$group>($h0, _mm_sha1nexte_epu32($h1, $w))
-    };
-}
-
-/// Schedule four words into `$w4` from `$w0..$w3`, then run four rounds with them.
-macro_rules! schedule_rounds4 {
-    ($h0:ident, $h1:ident,
-     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $group:literal) => {
-        $w4 = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32($w0, $w1), $w2), $w3);
-        $h1 = rounds4!($h0, $h1, $w4, $group);
     };
 }
 
@@ -69,36 +61,28 @@ macro_rules! from_shani {
 /// `$abcd`, `$e`, feed-forward included.
 macro_rules! compress_block {
     ($abcd:ident, $e:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {{
-        let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
-        let mut w4;
-
+        let w = schedule_block([$w0, $w1, $w2, $w3]);
         let mut h0 = $abcd;
-        let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32($e, w0));
-        // Rounds 0..20.
-        h0 = rounds4!(h1, h0, w1, 0);
-        h1 = rounds4!(h0, h1, w2, 0);
-        h0 = rounds4!(h1, h0, w3, 0);
-        schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 0);
-        // Rounds 20..40.
-        schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 1);
-        schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 1);
-        schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 1);
-        schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 1);
-        schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 1);
-        // Rounds 40..60.
-        schedule_rounds4!(h0, h1, w1, w2, w3, w4, w0, 2);
-        schedule_rounds4!(h1, h0, w2, w3, w4, w0, w1, 2);
-        schedule_rounds4!(h0, h1, w3, w4, w0, w1, w2, 2);
-        schedule_rounds4!(h1, h0, w4, w0, w1, w2, w3, 2);
-        schedule_rounds4!(h0, h1, w0, w1, w2, w3, w4, 2);
-        // Rounds 60..80.
-        schedule_rounds4!(h1, h0, w1, w2, w3, w4, w0, 3);
-        schedule_rounds4!(h0, h1, w2, w3, w4, w0, w1, 3);
-        schedule_rounds4!(h1, h0, w3, w4, w0, w1, w2, 3);
-        schedule_rounds4!(h0, h1, w4, w0, w1, w2, w3, 3);
-        schedule_rounds4!(h1, h0, w0, w1, w2, w3, w4, 3);
-        let _ = (w1, w2, w3, w4);
-
+        let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32($e, w[0]));
+        h0 = rounds4!(h1, h0, w[1], 0);
+        h1 = rounds4!(h0, h1, w[2], 0);
+        h0 = rounds4!(h1, h0, w[3], 0);
+        h1 = rounds4!(h0, h1, w[4], 0);
+        h0 = rounds4!(h1, h0, w[5], 1);
+        h1 = rounds4!(h0, h1, w[6], 1);
+        h0 = rounds4!(h1, h0, w[7], 1);
+        h1 = rounds4!(h0, h1, w[8], 1);
+        h0 = rounds4!(h1, h0, w[9], 1);
+        h1 = rounds4!(h0, h1, w[10], 2);
+        h0 = rounds4!(h1, h0, w[11], 2);
+        h1 = rounds4!(h0, h1, w[12], 2);
+        h0 = rounds4!(h1, h0, w[13], 2);
+        h1 = rounds4!(h0, h1, w[14], 2);
+        h0 = rounds4!(h1, h0, w[15], 3);
+        h1 = rounds4!(h0, h1, w[16], 3);
+        h0 = rounds4!(h1, h0, w[17], 3);
+        h1 = rounds4!(h0, h1, w[18], 3);
+        h0 = rounds4!(h1, h0, w[19], 3);
         $abcd = _mm_add_epi32($abcd, h0);
         // The final `e` is rotl30 of the `a` four rounds back, plus the saved `e`.
         $e = _mm_sha1nexte_epu32(h1, $e);
@@ -107,9 +91,9 @@ macro_rules! compress_block {
 
 /// The whole schedule of a block, in groups of four words (SHA-NI order), from its first
 /// four groups: groups 4..8 by `sha1msg1/2`, the rest as
-/// `w[t] = rotl2(w[t-6] ^ w[t-16] ^ w[t-28] ^ w[t-32])` on the vector ALUs. The PBKDF2 loops
-/// use it: with the schedule off the SHA unit, their rounds wait less for it (one chain: 9%
-/// less time per block; two chains: 10%, on an Intel Xeon).
+/// `w[t] = rotl2(w[t-6] ^ w[t-16] ^ w[t-28] ^ w[t-32])` on the vector ALUs, off the SHA unit
+/// the rounds wait on (one stream: 10% less time per block; the PBKDF2 loops of one and two
+/// streams: 9% and 10% less, on an Intel Xeon).
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3")]
 pub(crate) fn schedule_block(message: [__m128i; 4]) -> [__m128i; 20] {
@@ -137,10 +121,10 @@ multisha_contract::declare_variant! {
     /// The `shani` SHA-1 variant.
     pub static VARIANT: Sha1Compression = {
         name: "shani",
-        description: "x86 SHA extensions (sha1rnds4, sha1nexte, sha1msg1/2), state in registers across blocks",
+        description: "x86 SHA extensions (sha1rnds4, sha1nexte; sha1msg1/2 for a fifth of the schedule, vector XORs and shifts for the rest), state and schedule in registers",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
-        cost: { call: 2.0, step: 32.0, message: 12.0 },
+        cost: { call: 2.0, step: 29.0, message: 12.0 },
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
     #[inline(never)]
@@ -189,33 +173,11 @@ multisha_contract::declare_variant! {
         let (mut abcd, mut e) = to_shani!(u);
         let (mut t_abcd, mut t_e) = to_shani!(t);
         for _ in 0..count {
-            for (start_abcd, start_e) in [(inner_abcd, inner_e), (outer_abcd, outer_e)] {
+            for start in [(inner_abcd, inner_e), (outer_abcd, outer_e)] {
+                let w0 = abcd;
                 let w1 = _mm_or_si128(_mm_and_si128(e, mask1), pad1);
-                let w = schedule_block([abcd, w1, pad2, pad3]);
-                let mut h0 = start_abcd;
-                let mut h1 = _mm_sha1rnds4_epu32::<0>(h0, _mm_add_epi32(start_e, w[0]));
-                h0 = rounds4!(h1, h0, w[1], 0);
-                h1 = rounds4!(h0, h1, w[2], 0);
-                h0 = rounds4!(h1, h0, w[3], 0);
-                h1 = rounds4!(h0, h1, w[4], 0);
-                h0 = rounds4!(h1, h0, w[5], 1);
-                h1 = rounds4!(h0, h1, w[6], 1);
-                h0 = rounds4!(h1, h0, w[7], 1);
-                h1 = rounds4!(h0, h1, w[8], 1);
-                h0 = rounds4!(h1, h0, w[9], 1);
-                h1 = rounds4!(h0, h1, w[10], 2);
-                h0 = rounds4!(h1, h0, w[11], 2);
-                h1 = rounds4!(h0, h1, w[12], 2);
-                h0 = rounds4!(h1, h0, w[13], 2);
-                h1 = rounds4!(h0, h1, w[14], 2);
-                h0 = rounds4!(h1, h0, w[15], 3);
-                h1 = rounds4!(h0, h1, w[16], 3);
-                h0 = rounds4!(h1, h0, w[17], 3);
-                h1 = rounds4!(h0, h1, w[18], 3);
-                h0 = rounds4!(h1, h0, w[19], 3);
-                abcd = _mm_add_epi32(start_abcd, h0);
-                // The final `e` is rotl30 of the `a` four rounds back, plus the start's `e`.
-                e = _mm_sha1nexte_epu32(h1, start_e);
+                (abcd, e) = start;
+                compress_block!(abcd, e, w0, w1, pad2, pad3);
             }
             t_abcd = _mm_xor_si128(t_abcd, abcd);
             t_e = _mm_xor_si128(t_e, e);
