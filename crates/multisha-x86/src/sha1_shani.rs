@@ -5,7 +5,8 @@
 //! * `sha1nexte` derives the next four rounds' `e` (`rotl30` of the old `a`) and adds it to
 //!   their schedule words.
 //! * `sha1msg1` / `sha1msg2` expand the next four schedule words from the previous sixteen,
-//!   with one `pxor` in between for the `w[t-8]` term.
+//!   with one `pxor` in between for the `w[t-8]` term; used for words 16..32 only (see
+//!   `schedule_block`).
 //!
 //! Design: the state lives in two xmm registers for the whole call (loaded once, stored once),
 //! and so does each block's schedule, so the workspace is ignored. Words sit in the SHA-NI
@@ -121,7 +122,7 @@ multisha_contract::declare_variant! {
     /// The `shani` SHA-1 variant.
     pub static VARIANT: Sha1Compression = {
         name: "shani",
-        description: "x86 SHA extensions (sha1rnds4, sha1nexte; sha1msg1/2 for a fifth of the schedule, vector XORs and shifts for the rest), state and schedule in registers",
+        description: "x86 SHA extensions (sha1rnds4, sha1nexte; sha1msg1/2 for a quarter of the schedule, vector XORs and shifts for the rest), state and schedule in registers",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         cost: { call: 2.0, step: 29.0, message: 12.0 },

@@ -3,8 +3,10 @@
 //!
 //! One stream waits on each `sha1rnds4` for the previous one (six cycles on Zen 4, which can
 //! start one every other cycle), so a second, independent message fills the gaps. Each stream
-//! is `sha1_shani`'s: `abcd` in one register, `e` folded into the schedule words by
-//! `sha1nexte` from the `abcd` four rounds back, a ring of five schedule registers. The state
+//! runs `sha1_shani`'s rounds: `abcd` in one register, `e` folded into the schedule words by
+//! `sha1nexte` from the `abcd` four rounds back. Its block schedule is a ring of five
+//! registers expanded by `sha1msg1/2`: computed whole on the vector ALUs as in `sha1_shani`,
+//! two streams' schedules do not fit the registers (LLVM spilled them) and gained 2%. The state
 //! at a block's start, which the feed-forward needs, waits in the lane workspace's tiny part:
 //! the two streams leave no registers for it, and LLVM spilled it to the stack.
 //!
