@@ -42,8 +42,9 @@ impl Frame {
 }
 
 /// The stack frame of the PBKDF2 loop ([`compress_iteration`]): the schedule as in [`Frame`]
-/// (one block's, in both lanes), the state and the message's source words, and the HMAC
-/// block's template (RFC 8018 iterations compress `(digest & mask) | pad`).
+/// (one block's, in the first block's lane; the other lane holds what the expansion makes of
+/// the high lanes, which no round reads), the state and the message's source words, and the
+/// HMAC block's template (RFC 8018 iterations compress `(digest & mask) | pad`).
 #[repr(C, align(64))]
 pub(crate) struct IterationFrame {
     w: [u64; 160],
@@ -426,10 +427,12 @@ macro_rules! compress_pairs {
 }
 pub(crate) use compress_pairs;
 
-/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$x`, in both lanes, and stored plus
-/// `K`: for `$j` < 4 the source words masked and padded, loaded eight bytes at a time (the
-/// loop's source was just stored that way: wider loads would wait for the stores to drain
-/// instead of taking their data), for `$j` >= 4 padding only.
+/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$x`, and stored plus `K`: for `$j`
+/// < 4 the source words masked and padded, loaded eight bytes at a time (the loop's source was
+/// just stored that way: wider loads would wait for the stores to drain instead of taking
+/// their data) into the low lane only (the rounds read nothing else; a `vinserti128` into the
+/// high lane would put three cycles between the last block's state and this one's first
+/// round), for `$j` >= 4 padding only.
 #[rustfmt::skip]
 macro_rules! load_iteration {
     (words $j:tt, $xmm:ident $ymm:ident) => {
@@ -441,7 +444,6 @@ macro_rules! load_iteration {
                 stringify!($j), "]\n",
             "vpor ", stringify!($xmm), ", ", stringify!($xmm), ", xmmword ptr [{fp} + {pad} + 16*",
                 stringify!($j), "]\n",
-            "vinserti128 ", stringify!($ymm), ", ", stringify!($ymm), ", ", stringify!($xmm), ", 1\n",
             "vpaddq ymm8, ", stringify!($ymm), ", ymmword ptr [rip + {k2} + 32*", stringify!($j), "]\n",
             "vmovdqa ymmword ptr [{fp} + 32*", stringify!($j), "], ymm8\n",
         )
