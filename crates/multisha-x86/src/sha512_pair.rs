@@ -42,9 +42,9 @@ impl Frame {
 }
 
 /// The stack frame of the PBKDF2 loop ([`compress_iteration`]): the schedule as in [`Frame`]
-/// (one block's, in the first block's lane; the other lane holds what the expansion makes of
-/// the high lanes, which no round reads), the state and the message's source words, and the
-/// HMAC block's template (RFC 8018 iterations compress `(digest & mask) | pad`).
+/// (one block's, in the first block's lane, the only one the rounds read; the other lane
+/// holds the expansion of zeros and padding), the state and the message's source words, and
+/// the HMAC block's template (RFC 8018 iterations compress `(digest & mask) | pad`).
 #[repr(C, align(64))]
 pub(crate) struct IterationFrame {
     w: [u64; 160],
