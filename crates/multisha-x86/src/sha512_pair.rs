@@ -42,9 +42,10 @@ impl Frame {
 }
 
 /// The stack frame of the PBKDF2 loop ([`compress_iteration`]): the schedule as in [`Frame`]
-/// (one block's, in the first block's lane, the only one the rounds read; the other lane
-/// holds the expansion of zeros and padding), the state and the message's source words, and
-/// the HMAC block's template (RFC 8018 iterations compress `(digest & mask) | pad`).
+/// (one block's, in the low lane of each group, the only one the rounds read; the high lane
+/// holds the expansion of zeros (words 0..8) and the padding (words 8..16)), the state and
+/// the message's source words, and the HMAC block's template (RFC 8018 iterations compress
+/// `(digest & mask) | pad`).
 #[repr(C, align(64))]
 pub(crate) struct IterationFrame {
     w: [u64; 160],
@@ -427,12 +428,12 @@ macro_rules! compress_pairs {
 }
 pub(crate) use compress_pairs;
 
-/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$x`, and stored plus `K`: for `$j`
-/// < 4 the source words masked and padded, loaded eight bytes at a time (the loop's source was
-/// just stored that way: wider loads would wait for the stores to drain instead of taking
-/// their data) into the low lane only (the rounds read nothing else; a `vinserti128` into the
-/// high lane would put three cycles between the last block's state and this one's first
-/// round), for `$j` >= 4 padding only.
+/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$ymm`, and stored plus `K`: for
+/// `$j < 4` the source words masked and padded, loaded eight bytes at a time (the loop's
+/// source was just stored that way: wider loads would wait for the stores to drain instead
+/// of taking their data) into the low lane only, through `$xmm` (the rounds read nothing
+/// else; a `vinserti128` into the high lane would put three cycles between the last block's
+/// state and this one's first round); for `$j >= 4` the padding, in both lanes.
 #[rustfmt::skip]
 macro_rules! load_iteration {
     (words $j:tt, $xmm:ident $ymm:ident) => {

@@ -11,17 +11,16 @@
 //! set-up, the cost per call, per step, per message of a full group and per message in a slot
 //! of its own. The single-message kernel has no set-up and one part per message: a one-block
 //! message, a two-block one (two calls: the whole block, then the padding) and a nine-block
-//! one give its call, step and message. Each step then takes on its typical excess over the
-//! fastest: a ninth of the nine-block runs' mean excess over the fastest one, leaving out runs
-//! over twice the fastest (interrupted). A neighbour on the same core slows lanes bound by a
-//! unit's throughput more than a kernel bound by its latency, so the fastest runs alone
-//! favour the lanes. A fit far from the kernel's declared estimate (a preempted run, a clock
-//! gone wrong) keeps the estimate. Each kernel runs once untimed before its shapes in every
-//! round (a lane-full of one-block messages, the first shape timed), so none is timed cold
-//! after another kernel; a first round warms up and is not kept; the rounds stop before
-//! `BUDGET` (2 ms: no round starts that would end past it), and after 25; a slower machine
-//! still measures 3. The clock's own time (tens of nanoseconds a reading on a virtual
-//! machine) is subtracted from every run.
+//! one give its call, step and message. Each step's cost then adds a ninth of the nine-block
+//! runs' mean excess over their fastest (runs over twice it left out as interrupted): a
+//! neighbour on the same core slows lanes bound by a unit's throughput more than a kernel
+//! bound by its latency, and the fastest runs alone would favour the lanes. A fit far from
+//! the kernel's declared estimate (a preempted run, a clock gone wrong) keeps the estimate.
+//! Each kernel runs once untimed before its shapes in every round (a lane-full of one-block
+//! messages, the first shape timed), so none is timed cold after another kernel; a first
+//! round warms up and is not kept; the rounds stop before `BUDGET` (2 ms: no round starts
+//! that would end past it), and after 25; a slower machine still measures 3. The clock's own
+//! time (tens of nanoseconds a reading on a virtual machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
@@ -100,8 +99,9 @@ mod measure {
     /// last round's time says would end later (once [`MIN_ROUNDS`] have run).
     pub(crate) const BUDGET: Duration = Duration::from_millis(2);
 
-    /// Rounds at most, each running every shape on every kernel once; the fastest run of
-    /// each is kept, and every run of the nine-block shape (for its mean).
+    /// Rounds at most, each running every shape on every kernel once: each shape's fastest
+    /// run is kept, and every nine-block run (for [`Runs::typical`]); also what [`Runs`]
+    /// holds at most.
     const ROUNDS: usize = 25;
 
     /// Rounds even past [`BUDGET`] (a machine so slow or busy that these take longer than the
@@ -116,7 +116,8 @@ mod measure {
     ///
     /// The kernels take turns, one run of each shape each, round after round: a neighbour
     /// that takes the CPU for a while slows one round of every kernel (which the minimum
-    /// drops), never every run of one kernel (which would skew the comparison between them).
+    /// drops, and the nine-block runs' mean counts unless it took over twice the fastest),
+    /// never every run of one kernel (which would skew the comparison between them).
     pub(crate) fn measure<H: HashFunction>(
         ladder: &Ladder<H::Compression>,
         estimated: Costs,
@@ -135,43 +136,44 @@ mod measure {
                 on_lanes::<H>(ladder, k - 1, messages, lanes, blocks, clock)
             }
         };
-        // Every shape on every kernel once, each kernel's fastest runs kept in `fastest`.
-        let round = |fastest: &mut [Fastest]| {
-            for (kernel, fastest) in fastest.iter_mut().enumerate() {
+        // Every shape on every kernel once, each kernel's fastest runs and every nine-block
+        // run kept in `timings`.
+        let round = |timings: &mut [Timings]| {
+            for (kernel, timed) in timings.iter_mut().enumerate() {
                 // The last kernel's code and branch history are in the way: a first run after
                 // it took 5-9% longer (16 x 32 B SHA-1 on `avx512-x16`), which the set-up took
                 // for its own, tilting near-ties towards one by one; a batch loop meets the
                 // kernel warm. Not kept.
                 time(kernel, Messages::Full(1), 1);
-                fastest.one = fastest.one.min(time(kernel, Messages::Full(1), 1));
+                timed.one = timed.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel == 0 {
-                    fastest.two = fastest.two.min(time(kernel, Messages::Full(1), 2));
+                    timed.two = timed.two.min(time(kernel, Messages::Full(1), 2));
                 } else {
-                    fastest.two = fastest.two.min(time(kernel, Messages::Full(2), 1));
-                    fastest.lone = fastest.lone.min(time(kernel, Messages::Lone, 1));
-                    fastest.uneven = fastest.uneven.min(time(kernel, Messages::Uneven, 1));
+                    timed.two = timed.two.min(time(kernel, Messages::Full(2), 1));
+                    timed.lone = timed.lone.min(time(kernel, Messages::Lone, 1));
+                    timed.uneven = timed.uneven.min(time(kernel, Messages::Uneven, 1));
                 }
                 let nine = time(kernel, Messages::Full(1), 9);
-                fastest.nine = fastest.nine.min(nine);
-                fastest.nines.push(nine);
+                timed.nine = timed.nine.min(nine);
+                timed.nine_runs.push(nine);
             }
         };
         // A first round warms the code, the data (every shape's buffers) and the vector units
         // up; not kept.
-        round(&mut [Fastest::NONE; 1 + MAX_KERNELS][..kernels]);
-        let mut fastest = [Fastest::NONE; 1 + MAX_KERNELS];
+        round(&mut [Timings::NONE; 1 + MAX_KERNELS][..kernels]);
+        let mut timings = [Timings::NONE; 1 + MAX_KERNELS];
         let (mut rounds, mut last) = (0, start.elapsed());
         while rounds < ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() + last <= BUDGET) {
             let begun = Instant::now();
-            round(&mut fastest[..kernels]);
+            round(&mut timings[..kernels]);
             last = begun.elapsed();
             rounds += 1;
         }
         let mut costs = estimated;
-        costs.set_single(fastest[0].fit(estimated.single(), None));
+        costs.set_single(timings[0].fit(estimated.single(), None));
         for k in 0..ladder.len() {
             let (lanes, estimate) = estimated.lane_kernels()[k];
-            costs.set_lanes(k, fastest[k + 1].fit(estimate, Some(lanes)));
+            costs.set_lanes(k, timings[k + 1].fit(estimate, Some(lanes)));
         }
         costs
     }
@@ -199,37 +201,38 @@ mod measure {
         }
     }
 
-    /// A kernel's fastest run of each shape of one-block messages, in nanoseconds: `one`, a
+    /// A kernel's timings, in nanoseconds: the fastest run of each shape, `one`, a
     /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
     /// one message alone and `uneven`, a lane-full of different lengths (one call, one step,
     /// each message in a slot of its own); `nine`, a lane-full of nine-block messages (two
     /// calls, nine steps). `lone` and `uneven` are measured on lane kernels only; on the
     /// single-message kernel (a lane-full is one message) `two` is one two-block message (two
     /// calls, two steps), which tells its part per message from its part per call.
-    /// `nines` holds every run of `nine`, for its typical time next to the fastest.
+    /// `nine_runs` holds every run of `nine`, for its typical time next to the fastest.
     #[derive(Clone, Copy)]
-    struct Fastest {
+    struct Timings {
         one: f32,
         two: f32,
         lone: f32,
         uneven: f32,
         nine: f32,
-        nines: Runs,
+        nine_runs: Runs,
     }
 
-    impl Fastest {
+    impl Timings {
         const NONE: Self = Self {
             one: f32::MAX,
             two: f32::MAX,
             lone: f32::MAX,
             uneven: f32::MAX,
             nine: f32::MAX,
-            nines: Runs::NONE,
+            nine_runs: Runs::NONE,
         };
 
-        /// The cost that explains these times (`lanes`: a lane kernel's; else the
+        /// The cost that explains the fastest times (`lanes`: a lane kernel's; else the
         /// single-message kernel's, whose set-up is zero and whose part per message is the
-        /// same either way), or `estimate` when the fit is implausible.
+        /// same either way), its step raised by a ninth of the nine-block runs' typical
+        /// excess; or `estimate` when the fit is implausible.
         fn fit(self, estimate: Cost, lanes: Option<usize>) -> Cost {
             let Self {
                 one,
@@ -237,7 +240,7 @@ mod measure {
                 lone,
                 uneven,
                 nine,
-                nines,
+                nine_runs,
             } = self;
             // What a step typically takes beyond its fastest run: the typical `nine` run's
             // excess over the fastest, spread over its nine steps. A neighbour on the same
@@ -246,7 +249,7 @@ mod measure {
             // was measured on, `shani-x2` SHA-256 ran a step in 83 ns alone and 117-124 ns
             // beside a busy neighbour (half the runs), `shani` 55 ns either way. The fastest
             // runs alone would plan for a CPU that is never shared.
-            let contended = (nines.typical(nine) - nine).max(0.0) / 9.0;
+            let contended = (nine_runs.typical(nine) - nine).max(0.0) / 9.0;
             let cost = if let Some(lanes) = lanes {
                 // With L lanes, m per message of a group and r per message alone in a slot:
                 // one = s + c + p + Lm, two = s + 2c + 2p + 2Lm, lone = s + c + p + r,
@@ -285,6 +288,7 @@ mod measure {
             count: 0,
         };
 
+        /// Keeps `time` (past [`ROUNDS`] runs, which no measurement reaches, drops it).
         fn push(&mut self, time: f32) {
             if let Some(slot) = self.times.get_mut(self.count) {
                 *slot = time;
@@ -293,8 +297,9 @@ mod measure {
         }
 
         /// The mean of the runs within twice the fastest one (`fastest`); `fastest` without
-        /// runs. Two threads on one core slow each other's share of a unit at most twofold:
-        /// a slower run was interrupted (preempted, a page fault), not slowed by a neighbour.
+        /// runs. Two threads on one core are taken to slow each other's share of a unit at
+        /// most twofold: a slower run counts as interrupted (preempted, a page fault), not
+        /// slowed by a neighbour.
         /// A mean, not a median: with a neighbour busy half the time the median leaps between
         /// its busy and idle times from one measurement to the next.
         fn typical(&self, fastest: f32) -> f32 {
@@ -387,16 +392,16 @@ mod measure {
 
         /// The times the five shapes take under `cost` on `lanes` lanes (equal lengths in
         /// groups of a lane-full; a lone message and uneven lengths each in a slot).
-        fn times(cost: Cost, lanes: usize) -> Fastest {
+        fn times(cost: Cost, lanes: usize) -> Timings {
             // On one lane (the single-message kernel) `two` is one two-block message.
             let two_messages = if lanes == 1 { 1 } else { 2 * lanes };
-            Fastest {
+            Timings {
                 one: cost.time(1, 1, lanes, 0),
                 two: cost.time(2, 2, two_messages, 0),
                 lone: cost.time(1, 1, 0, 1),
                 uneven: cost.time(1, 1, 0, lanes),
                 nine: cost.time(2, 9, lanes, 0),
-                nines: Runs::NONE,
+                nine_runs: Runs::NONE,
             }
         }
 
@@ -433,7 +438,7 @@ mod measure {
         }
 
         #[test]
-        fn a_typical_run_slower_than_the_fastest_adds_its_excess_to_the_step() {
+        fn a_typical_run_slower_than_the_fastest_adds_a_ninth_of_its_excess_to_each_step() {
             let estimate = Cost::new(100.0, 100.0, 150.0);
             let lane_cost = Cost::new(146.0, 9.0, 182.0)
                 .per_message(12.0)
@@ -442,13 +447,14 @@ mod measure {
             for (cost, lanes) in [(lane_cost, Some(4)), (single_cost, None)] {
                 let fastest = times(cost, lanes.unwrap_or(1));
                 let plain = fastest.fit(estimate, lanes);
-                let mut runs = fastest;
-                // These runs take 90 ns more than the fastest on average, 10 ns a step; the
-                // preempted one, more than twice the fastest, does not count.
-                for excess in [0.0, 0.0, 90.0, 90.0, 180.0, 180.0, 3000.0] {
-                    runs.nines.push(fastest.nine + excess);
+                let mut busy = fastest;
+                // These runs take 90 ns more than the fastest on average, 10 ns a step (their
+                // median, 0 ns, would add nothing); the preempted one, more than twice the
+                // fastest, does not count.
+                for excess in [0.0, 0.0, 0.0, 0.0, 270.0, 270.0, 3000.0] {
+                    busy.nine_runs.push(fastest.nine + excess);
                 }
-                let fitted = runs.fit(estimate, lanes);
+                let fitted = busy.fit(estimate, lanes);
                 assert!((fitted.step - plain.step - 10.0).abs() < 0.01, "{lanes:?}");
                 let others = |c: Cost| (c.setup, c.call, c.message, c.ragged);
                 assert_eq!(others(fitted), others(plain), "{lanes:?}");
