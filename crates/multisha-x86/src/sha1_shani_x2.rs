@@ -6,9 +6,9 @@
 //! runs `sha1_shani`'s rounds: `abcd` in one register, `e` folded into the schedule words by
 //! `sha1nexte` from the `abcd` four rounds back. Its block schedule is a ring of five
 //! registers expanded by `sha1msg1/2`: computed whole on the vector ALUs as in `sha1_shani`,
-//! two streams' schedules do not fit the registers (LLVM spilled them) and gained 2%. The state
-//! at a block's start, which the feed-forward needs, waits in the lane workspace's tiny part:
-//! the two streams leave no registers for it, and LLVM spilled it to the stack.
+//! two streams' schedules did not fit the registers (LLVM spilled them) and gained only 2%.
+//! The state at a block's start, which the feed-forward needs, waits in the lane workspace's
+//! tiny part: the two streams leave no registers for it, and LLVM spilled it to the stack.
 //!
 //! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four
 //! words at a time, reversed into SHA-NI order, no `sha1msg1/2`). The PBKDF2 entry runs two
