@@ -66,29 +66,26 @@ where
     if count <= 1 {
         return executor::serial::<H, M, D>(single, messages, digests);
     }
-    let equal_len = messages.equal_len();
     let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
     let mut first = None;
     let (costs, measured) = calibrate::costs_in::<H::Compression>(&mut first);
-    // Whether the batch goes one by one is settled here, in a few comparisons: the smallest
-    // batches hash in a few hundred nanoseconds, and through the planner they ran 3-4% behind
-    // a loop of one-shot calls. One by one: too few blocks in all for any lane kernel to win
-    // its set-up back, or an equal shape remembered as one by one.
-    let batch = if let Some(len) = equal_len {
+    // Whether the batch goes one by one is settled here, in a few adds: the smallest batches
+    // hash in a hundred nanoseconds or so, and each check ahead of them shows (through the
+    // planner they ran 3-4% behind a loop of one-shot calls; comparing the lengths first,
+    // then summing their blocks, 2-4% at 2 x 32 B). One by one: too few blocks in all for
+    // any lane kernel to win its set-up back, or an equal shape remembered as one by one.
+    let lens = |i| messages.get(i).len();
+    if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
+        return executor::serial::<H, M, D>(single, messages, digests);
+    }
+    let batch = if let Some(len) = messages.equal_len() {
         let shape = Shape::equal(count, len, block_len, length_bytes);
-        if costs.few_blocks(&shape) {
-            return executor::serial::<H, M, D>(single, messages, digests);
-        }
         let known = dispatch::plan_memo::<H::Compression>().get(&shape, measured);
         if known.is_some_and(Remembered::one_by_one) {
             return executor::serial::<H, M, D>(single, messages, digests);
         }
         Batch::Equal(len, known)
     } else {
-        let lens = |i| messages.get(i).len();
-        if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
-            return executor::serial::<H, M, D>(single, messages, digests);
-        }
         Batch::Ragged
     };
     plan_and_run::<H, M, D>(single, messages, digests, costs, measured, batch);

@@ -103,17 +103,11 @@ impl Costs {
         }
     }
 
-    /// Whether the batch `shape` has so few blocks that one by one wins, which
-    /// [`one_by_one_wins`] would find too: one comparison.
-    #[inline]
-    pub(crate) fn few_blocks(&self, shape: &Shape) -> bool {
-        shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
-    }
-
     /// Whether `count` messages of `lens` bytes (blocks of `block_len` bytes, a power of two;
     /// length fields of `length_bytes`) have so few blocks in all that one by one wins, which
     /// [`one_by_one_wins`] would find too: the smallest batches' plan for a few adds, before
-    /// their [`Shape`] is worked out.
+    /// their [`Shape`] is worked out or their lengths compared. The sum stops once past the
+    /// threshold, so a large batch pays a few adds for it too.
     #[inline]
     pub(crate) fn surely_one_by_one(
         &self,
@@ -803,7 +797,6 @@ mod tests {
                 }
                 // The shortcuts must never skip a plan the search would choose.
                 let surely = costs.surely_one_by_one(count, |i| lens[i], 64, 8);
-                assert_eq!(surely, costs.few_blocks(&shape.0));
                 if surely || one_by_one_wins(&costs, &shape.0).is_some() {
                     let searched = search(&costs, &shape.0, &shape.1);
                     assert!(
@@ -935,7 +928,7 @@ mod tests {
         let two = [200, 200];
         assert!(costs.surely_one_by_one(2, |i| two[i], 64, 8));
         let shape = Shape::new(2, |i| two[i], 64, 8);
-        assert!(costs.few_blocks(&shape) && one_by_one_wins(&costs, &shape).is_some());
+        assert!(one_by_one_wins(&costs, &shape).is_some());
         // Four such messages (16 blocks) may pay; sixteen of one block may too.
         assert!(!costs.surely_one_by_one(4, |_| 200, 64, 8));
         assert!(!costs.surely_one_by_one(16, |_| 0, 64, 8));
