@@ -50,6 +50,18 @@ use multisha_contract::{
 /// and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03, 6 x 2 KiB 2.12 and 1.96.
 pub(crate) const MIN_ROTATION_BLOCKS: usize = 32;
 
+/// Bits of a window offset in a sort key ([`Batch::refill`]).
+const WINDOW_BITS: u32 = {
+    assert!(
+        WINDOW.is_power_of_two(),
+        "offsets in a window fill whole bits"
+    );
+    WINDOW.trailing_zeros()
+};
+
+/// Lengths up to this sort exactly in a key; longer ones (no real message) sort as this.
+const KEY_LEN_MAX: u64 = (1 << (u64::BITS - WINDOW_BITS)) - 1;
+
 /// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
 /// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.
 ///
@@ -274,12 +286,20 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
         self.window_reordered = !in_order;
         if !in_order {
-            let order = self.window_order.get_or_insert([0; WINDOW]);
-            for (slot, index) in order.iter_mut().zip(start..end) {
-                *slot = index;
+            // Longest first, ties in index order, as integers: each key the complement of the
+            // length over the offset in the window. Sorted by the length read through the
+            // messages, a window of 64 took 600 ns (Intel Xeon; 350 as keys).
+            let mut keys = [0u64; WINDOW];
+            let keys = &mut keys[..end - start];
+            for (key, index) in keys.iter_mut().zip(start..end) {
+                let len = (messages.get(index).len() as u64).min(KEY_LEN_MAX);
+                *key = !len << WINDOW_BITS | (index - start) as u64;
             }
-            order[..end - start]
-                .sort_unstable_by_key(|&i| core::cmp::Reverse(messages.get(i).len()));
+            keys.sort_unstable();
+            let order = self.window_order.get_or_insert([0; WINDOW]);
+            for (slot, key) in order.iter_mut().zip(keys.iter()) {
+                *slot = start + (key & (WINDOW as u64 - 1)) as usize;
+            }
         }
         self.window_equal = in_order && messages.get(start).len() == shortest;
         (self.window_start, self.window_len, self.window_taken) = (start, end - start, 0);
@@ -715,6 +735,26 @@ mod tests {
             }
         }
         for_each_function!(cases);
+    }
+
+    #[test]
+    fn each_window_starts_its_longest_messages_first() {
+        // The planner predicts the lanes from this order (the last messages to start are the
+        // shortest of the last window); digests do not show it. 70 messages: windows of 6
+        // and 64, lengths with ties (in index order), one window already in order.
+        let data = data();
+        let mut lens: Vec<usize> = (0..6).map(|i| 600 - i * 100).collect();
+        lens.extend((0..64).map(|i| (i * 37) % 50 * 10));
+        let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
+        let mut digests = std::vec![[0u8; 32]; messages.len()];
+        let mut batch = Batch::<Sha256, _, _>::new(&messages[..], &mut digests[..]);
+        batch.limit = messages.len();
+        let started: Vec<usize> = core::iter::from_fn(|| batch.next_job()).collect();
+        let mut want: Vec<usize> = (0..6).collect();
+        let mut second: Vec<usize> = (6..70).collect();
+        second.sort_by_key(|&i| (core::cmp::Reverse(lens[i]), i));
+        want.extend(second);
+        assert_eq!(started, want);
     }
 
     #[test]
