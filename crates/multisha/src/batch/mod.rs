@@ -70,10 +70,10 @@ where
     let mut first = None;
     let (costs, measured) = calibrate::costs_in::<H::Compression>(&mut first);
     // Whether the batch goes one by one is settled here, in a few adds: the smallest batches
-    // hash in a hundred nanoseconds or so, and each check ahead of them shows (through the
-    // planner they ran 3-4% behind a loop of one-shot calls; comparing the lengths first,
-    // then summing their blocks, 2-4% at 2 x 32 B). One by one: too few blocks in all for
-    // any lane kernel to win its set-up back, or an equal shape remembered as one by one.
+    // hash in about a hundred nanoseconds, where every check ahead of them shows (through the
+    // planner they ran 3-4% behind a loop of one-shot calls; comparing their lengths before
+    // summing their blocks cost another 1% at 2 x 32 B). One by one: too few blocks in all
+    // for any lane kernel to win its set-up back, or an equal shape remembered as one by one.
     let lens = |i| messages.get(i).len();
     if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
         return executor::serial::<H, M, D>(single, messages, digests);
