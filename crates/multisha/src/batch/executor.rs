@@ -50,7 +50,7 @@ use multisha_contract::{
 /// and 1.92, 5 x 2 KiB 1.85 and 1.63; SHA-1 6 x 256 B 0.86 and 1.03, 6 x 2 KiB 2.12 and 1.96.
 pub(crate) const MIN_ROTATION_BLOCKS: usize = 32;
 
-/// Bits of a window offset in a sort key ([`Batch::refill`]).
+/// Bits of a window offset in a sort key ([`window_key`]).
 const WINDOW_BITS: u32 = {
     assert!(
         WINDOW.is_power_of_two(),
@@ -61,6 +61,15 @@ const WINDOW_BITS: u32 = {
 
 /// Lengths up to this sort exactly in a key; longer ones (no real message) sort as this.
 const KEY_LEN_MAX: u64 = (1 << (u64::BITS - WINDOW_BITS)) - 1;
+
+/// The sort key of a message of `len` bytes at `offset` in its window: keys in ascending order
+/// are the messages longest first, ties in index order. The length's complement fills the
+/// high bits, the offset the low [`WINDOW_BITS`].
+fn window_key(len: usize, offset: usize) -> u64 {
+    debug_assert!(offset < WINDOW);
+    let len = (len as u64).min(KEY_LEN_MAX);
+    (!len << WINDOW_BITS) | offset as u64
+}
 
 /// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
 /// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.
@@ -221,8 +230,8 @@ struct Batch<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> {
     window_start: usize,
     window_len: usize,
     window_taken: usize,
-    /// The window's indices longest message first, when that is not their own order (made
-    /// only then: equal lengths need no sort).
+    /// The window's indices longest message first (ties in index order), when that is not
+    /// their own order (made only then: equal lengths need no sort).
     window_order: Option<[usize; WINDOW]>,
     window_reordered: bool,
     /// Whether every message of the window has the same length.
@@ -286,14 +295,12 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
         self.window_reordered = !in_order;
         if !in_order {
-            // Longest first, ties in index order, as integers: each key the complement of the
-            // length over the offset in the window. Sorted by the length read through the
-            // messages, a window of 64 took 600 ns (Intel Xeon; 350 as keys).
+            // Sorted as integers ([`window_key`]): by the length read through the messages, a
+            // window of 64 took 600 ns (Intel Xeon; 350 as keys).
             let mut keys = [0u64; WINDOW];
             let keys = &mut keys[..end - start];
             for (key, index) in keys.iter_mut().zip(start..end) {
-                let len = (messages.get(index).len() as u64).min(KEY_LEN_MAX);
-                *key = !len << WINDOW_BITS | (index - start) as u64;
+                *key = window_key(messages.get(index).len(), index - start);
             }
             keys.sort_unstable();
             let order = self.window_order.get_or_insert([0; WINDOW]);
@@ -735,6 +742,39 @@ mod tests {
             }
         }
         for_each_function!(cases);
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn window_keys_order_by_length_then_offset_at_every_size() {
+        let lens = [
+            0,
+            1,
+            63,
+            u32::MAX as usize,
+            u32::MAX as usize + 1,
+            KEY_LEN_MAX as usize - 1,
+            KEY_LEN_MAX as usize,
+        ];
+        for pair in lens.windows(2) {
+            let (short, long) = (pair[0], pair[1]);
+            assert!(
+                window_key(long, 63) < window_key(short, 0),
+                "{long} before {short}"
+            );
+        }
+        for len in lens {
+            assert!(
+                window_key(len, 0) < window_key(len, 1),
+                "{len}: ties in index order"
+            );
+            assert_eq!(window_key(len, 37) & (WINDOW as u64 - 1), 37);
+        }
+        // Longer than any real message: sorts as the longest that sorts exactly.
+        for len in [KEY_LEN_MAX as usize + 1, usize::MAX] {
+            assert_eq!(window_key(len, 5), window_key(KEY_LEN_MAX as usize, 5));
+            assert!(window_key(len, 63) < window_key(1, 0));
+        }
     }
 
     #[test]

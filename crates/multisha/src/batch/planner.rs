@@ -121,9 +121,9 @@ impl Costs {
             // No lane kernel ever pays: no need to count.
             return true;
         }
-        let mut blocks = 0;
+        let mut blocks = 0usize;
         for i in 0..count {
-            blocks += message_blocks(lens(i), block_len, length_bytes).0;
+            blocks = blocks.saturating_add(message_blocks(lens(i), block_len, length_bytes).0);
             if blocks > most {
                 return false;
             }

@@ -115,12 +115,13 @@ impl Shape {
             return shape;
         }
         let first = lens(0);
-        let (mut blocks, mut segments, mut longest, mut equal) = (0, 0, 0, true);
+        let (mut blocks, mut segments, mut longest, mut equal) = (0usize, 0usize, 0, true);
         for i in 0..count {
             let len = lens(i);
             let (b, s) = message_blocks(len, block_len, length_bytes);
-            blocks += b;
-            segments += s;
+            // (Saturating: aliased messages of gigabytes can sum past a 32-bit `usize`.)
+            blocks = blocks.saturating_add(b);
+            segments = segments.saturating_add(s);
             longest = longest.max(len);
             equal &= len == first;
         }
@@ -144,8 +145,8 @@ impl Shape {
         let each = message_blocks(len, block_len, length_bytes);
         Shape {
             count,
-            blocks: count * each.0,
-            segments: count * each.1,
+            blocks: count.saturating_mul(each.0),
+            segments: count.saturating_mul(each.1),
             longest: each.0,
             equal: true,
             tail_len: count.min(Shape::TAIL),
@@ -169,7 +170,8 @@ impl Shape {
         let mut window = [0u32; WINDOW];
         let window = &mut window[..end - start];
         for (slot, i) in window.iter_mut().zip(start..end) {
-            *slot = lens(i) as u32;
+            // Saturated, so messages of 4 GiB and more keep the executor's order.
+            *slot = lens(i).min(u32::MAX as usize) as u32;
         }
         window.sort_unstable_by(|a, b| b.cmp(a));
         let last = &window[window.len() - self.tail_len..];
