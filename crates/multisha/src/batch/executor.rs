@@ -71,6 +71,11 @@ fn window_key(len: usize, offset: usize) -> u64 {
     (!len << WINDOW_BITS) | offset as u64
 }
 
+/// The window offset a [`window_key`] holds.
+fn window_offset(key: u64) -> usize {
+    (key & ((1 << WINDOW_BITS) - 1)) as usize
+}
+
 /// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
 /// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.
 ///
@@ -305,7 +310,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             keys.sort_unstable();
             let order = self.window_order.get_or_insert([0; WINDOW]);
             for (slot, key) in order.iter_mut().zip(keys.iter()) {
-                *slot = start + (key & (WINDOW as u64 - 1)) as usize;
+                *slot = start + window_offset(*key);
             }
         }
         self.window_equal = in_order && messages.get(start).len() == shortest;
@@ -768,7 +773,7 @@ mod tests {
                 window_key(len, 0) < window_key(len, 1),
                 "{len}: ties in index order"
             );
-            assert_eq!(window_key(len, 37) & (WINDOW as u64 - 1), 37);
+            assert_eq!(window_offset(window_key(len, 37)), 37);
         }
         // Longer than any real message: sorts as the longest that sorts exactly.
         for len in [KEY_LEN_MAX as usize + 1, usize::MAX] {
