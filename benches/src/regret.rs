@@ -5,7 +5,8 @@
 //! time over the other way's in the same round, the median over the rounds. On a shared
 //! machine a neighbour does not slow every way alike (one busy on the SHA unit slows the SHA
 //! instructions, not the vector lanes), so each way's fastest round could come from a
-//! different moment; rounds side by side compare the ways under the same conditions.
+//! different moment; rounds side by side compare the ways under the same conditions. Each
+//! sample follows an untimed call of its own way, so no way is timed cold after another.
 
 use crate::timing::Stat;
 use multisha::HashFunction;
@@ -210,6 +211,14 @@ fn measure<H: HashFunction>(
         for round in 0..rounds {
             for k in 0..ways.len() {
                 let i = (k + round) % ways.len();
+                // Untimed, so no sample starts cold. The rotating order leaves each way after
+                // the same way in most rounds: the dispatched one after one by one, which on a
+                // large batch runs for milliseconds without the vector units. On an Intel Xeon
+                // a 16-message AVX-512 batch took 2.5-4.5 us after 3 ms without AVX-512, 1 us
+                // warm; without this call, under `MULTISHA_CPU=-sha` the dispatched way's
+                // regret was about 1% higher on the grid's average cell, and the 64 and 300
+                // mixed batches (all on the pinned kernel's lanes) 1.03-1.07 for 1.02-1.05.
+                (ways[i].1)(&messages, &mut out);
                 samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
             }
         }
