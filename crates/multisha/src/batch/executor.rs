@@ -802,6 +802,72 @@ mod tests {
         assert_eq!(started, want);
     }
 
+    std::thread_local! {
+        /// Steps the counting kernels ran: blocks per lane, over every call.
+        static STEPS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// A lane kernel's entry that counts its blocks and computes nothing.
+    fn count_steps<C: Compression>(
+        _: &mut [multisha_contract::State<C>],
+        blocks: &[&[C::Block]],
+        _: &mut C::LaneWorkspace,
+    ) {
+        STEPS.with(|steps| steps.set(steps.get() + blocks[0].len()));
+    }
+
+    /// A lane kernel's constant entry that counts its block and computes nothing.
+    fn count_constant<C: Compression>(
+        _: &mut [multisha_contract::State<C>],
+        _: &[C::Word],
+        _: &mut C::LaneWorkspace,
+    ) {
+        STEPS.with(|steps| steps.set(steps.get() + 1));
+    }
+
+    #[test]
+    fn the_planner_counts_the_steps_of_few_ragged_messages_as_the_lanes_run_them() {
+        // The planner simulates the lanes of a batch whose messages it all sees (up to 32)
+        // instead of bounding them; a simulation that drifts from the executor (rotation, the
+        // refill order) would mislead it without changing a digest.
+        type C = <Sha256 as HashFunction>::Compression;
+        let data = data();
+        let mut rng = multisha_contract::harness::TestRng::new(0x5eed);
+        for lanes in [2, 4, 8, 16] {
+            let kernel = LaneKernel::<C> {
+                lanes,
+                compress: count_steps::<C>,
+                constant: count_constant::<C>,
+                iterate: None,
+            };
+            for round in 0..400 {
+                let count = 2 + rng.below(crate::batch::shape::Shape::TAIL - 1);
+                let most = [300, 3000, 9000, 19_000][round % 4];
+                let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
+                // A few equal lengths among them (groups), never all equal.
+                if round % 3 == 0 {
+                    lens[count / 2] = lens[0];
+                }
+                lens[count - 1] = lens[0] + 1;
+                let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
+                let mut digests = std::vec![[0u8; 32]; count];
+                let mut batch = Batch::<Sha256, _, _>::new(&messages[..], &mut digests[..]);
+                batch.limit = count;
+                STEPS.with(|steps| steps.set(0));
+                batch.run_level(kernel);
+                let ran = STEPS.with(|steps| steps.get());
+                let shape = crate::batch::shape::Shape::new(count, |i| lens[i], 64, 8);
+                let mut tail = crate::batch::shape::Tail::EQUAL;
+                shape.tail(&mut tail, |i| lens[i], 64, 8);
+                let simulated = crate::batch::planner::ragged_steps(&tail, 0, count, lanes);
+                assert_eq!(
+                    simulated, ran,
+                    "{count} messages of {lens:?} on {lanes} lanes"
+                );
+            }
+        }
+    }
+
     #[test]
     fn windows_change_shape() {
         fn cases<H: HashFunction>()

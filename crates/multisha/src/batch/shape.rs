@@ -1,6 +1,8 @@
 //! A batch's message lengths as the planner needs them, read in one pass: the totals, and the
 //! last messages in the order the executor starts them.
 
+use super::executor::MIN_ROTATION_BLOCKS;
+
 /// The executor takes messages longest first within windows of this many. The windows end
 /// at the batch's end (the first window is the short one), so the last messages to start are
 /// the shortest of the last full window, which the planner sees.
@@ -75,6 +77,9 @@ pub(crate) struct Tail {
     segments: [u32; Shape::TAIL + 1],
     /// Each message's length in bytes.
     lens: [u32; Shape::TAIL],
+    /// Whether each message is long enough for the executor's rotation of a stage's last
+    /// messages ([`MIN_ROTATION_BLOCKS`] whole blocks).
+    rotates: [bool; Shape::TAIL],
 }
 
 impl Tail {
@@ -83,7 +88,20 @@ impl Tail {
         blocks: [0; Shape::TAIL + 1],
         segments: [0; Shape::TAIL + 1],
         lens: [0; Shape::TAIL],
+        rotates: [false; Shape::TAIL],
     };
+
+    /// Blocks of tail message `i` (start order), padding included.
+    #[inline(always)]
+    pub(crate) fn blocks(&self, i: usize) -> usize {
+        (self.blocks[i + 1] - self.blocks[i]) as usize
+    }
+
+    /// Whether tail message `i` is long enough to share the lanes by rotation.
+    #[inline(always)]
+    pub(crate) fn rotates(&self, i: usize) -> bool {
+        self.rotates[i]
+    }
 }
 
 impl Shape {
@@ -178,6 +196,7 @@ impl Shape {
         for (i, &len) in last.iter().enumerate() {
             let len = len as usize;
             tail.lens[i] = len as u32;
+            tail.rotates[i] = len >= MIN_ROTATION_BLOCKS * block_len;
             let (blocks, segments) = message_blocks(len, block_len, length_bytes);
             tail.blocks[i + 1] = tail.blocks[i] + blocks as u32;
             tail.segments[i + 1] = tail.segments[i] + segments as u32;
@@ -211,11 +230,16 @@ impl Shape {
         if to == from {
             return (0, 0, 0, 0, true);
         }
-        let each = |i: usize| (tail.blocks[i + 1] - tail.blocks[i]) as usize;
         let blocks = (tail.blocks[to] - tail.blocks[from]) as usize;
         let segments = (tail.segments[to] - tail.segments[from]) as usize;
         let equal = tail.lens[from] == tail.lens[to - 1];
-        (blocks, segments, each(from), each(to - 1), equal)
+        (
+            blocks,
+            segments,
+            tail.blocks(from),
+            tail.blocks(to - 1),
+            equal,
+        )
     }
 
     /// Blocks of the last message to start (0 for no message).
