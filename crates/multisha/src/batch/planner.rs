@@ -18,8 +18,8 @@
 //! simulated where the planner sees every message and there are at most two a lane
 //! ([`ragged_steps`]), else bounded: `T / w` steps, plus the last message's blocks as the
 //! lanes drain (longest-first list scheduling), and never fewer than the longest message's;
-//! with about one call per segment (a call ends when any lane's segment does). One by one, every message costs one call per segment and one step per
-//! block.
+//! with about one call per segment (a call ends when any lane's segment does). One by one,
+//! every message costs one call per segment and one step per block.
 
 use super::executor::MIN_ROTATION_BLOCKS;
 use super::shape::{Shape, Tail, grouped, message_blocks};
@@ -360,8 +360,8 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
 /// next of which is long enough ([`Tail::rotates`]), the rest start too and the lanes rotate
 /// among them, ending all together after the longest's blocks or an even share of all,
 /// whichever is more. The bound the planner uses where it does not see every message (an
-/// even share plus the last message's blocks) overshoots few messages by up to a tenth: 3
-/// messages of 115, 85 and 23 blocks take 115 steps on 2 lanes, not 123.
+/// even share plus the last message's blocks) overshoots most where there are few messages a
+/// lane: 3 messages of 115, 85 and 23 blocks take 115 steps on 2 lanes, not 123.
 pub(crate) fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) -> usize {
     if to - from <= lanes {
         // All at once: the first is the longest.
