@@ -111,7 +111,7 @@ impl Shape {
 
     /// The totals of messages of `lens` bytes, for blocks of `block_len` bytes (a power of
     /// two) whose padding ends in a length field of `length_bytes`: one pass of adds and
-    /// shifts. The last messages are read by [`Shape::with_tail`], only when the planner needs
+    /// shifts. The last messages are read by [`Shape::tail`], only when the planner needs
     /// them.
     #[inline]
     pub(crate) fn new(
