@@ -22,8 +22,8 @@ pub struct RegretShape {
     pub lengths: Vec<usize>,
 }
 
-/// The grid: counts 1-300 by lengths 32 B-16 KiB, and mixed lengths 0-8 KiB; `quick` keeps a
-/// third of it (the counts and lengths where plans change most).
+/// The grid: counts 1-300 by lengths 32 B-16 KiB, and mixed lengths 0-200 B, 0-1 KiB and
+/// 0-8 KiB; `quick` keeps a third of it (the counts and lengths where plans change most).
 pub fn regret_shapes(quick: bool) -> Vec<RegretShape> {
     let counts: &[usize] = if quick {
         &[2, 3, 5, 7, 9, 17, 24, 100]
@@ -47,19 +47,27 @@ pub fn regret_shapes(quick: bool) -> Vec<RegretShape> {
             });
         }
     }
+    // Ragged batches: what users send most (short strings, records, small files) is small
+    // and of differing lengths, where planning weighs most against the hashing.
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mixed: &[usize] = if quick {
-        &[13, 64]
+    let mixed: &[(usize, &[usize])] = if quick {
+        &[(200, &[6, 20]), (1024, &[3, 9]), (8192, &[13, 64])]
     } else {
-        &[3, 7, 13, 64, 300]
+        &[
+            (200, &[2, 3, 6, 9, 20, 100, 300]),
+            (1024, &[2, 3, 6, 9, 20, 100, 300]),
+            (8192, &[3, 7, 13, 64, 300]),
+        ]
     };
-    for &count in mixed {
-        shapes.push(RegretShape {
-            label: format!("{count} mixed 0-8 KiB"),
-            lengths: (0..count)
-                .map(|_| (next(&mut seed) % 8193) as usize)
-                .collect(),
-        });
+    for &(most, counts) in mixed {
+        for &count in counts {
+            shapes.push(RegretShape {
+                label: format!("{count} mixed 0-{}", crate::size_label(most)),
+                lengths: (0..count)
+                    .map(|_| (next(&mut seed) % (most as u64 + 1)) as usize)
+                    .collect(),
+            });
+        }
     }
     shapes
 }

@@ -251,6 +251,10 @@ pub(crate) fn run(argv: Vec<OsString>) -> u8 {
         .unwrap_or_else(|| OsString::from("multisha"));
     let prog = arg0.to_string_lossy().into_owned();
     let mut out = Out::new();
+    // A refused setting changes no result (measuring stays on), but must not go unnoticed.
+    if let Some(error) = multisha::engine::calibrate_var_error() {
+        diag!("{prog}: warning: {error}");
+    }
     let status = dispatch(&argv, &prog, &mut out);
     // coreutils' exit path: a failed `fclose (stdin)` first, then close_stdout's check.
     let status = if std_fds::stdin_close_fails() {

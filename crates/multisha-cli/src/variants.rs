@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 
 use multisha::engine::{
-    Algorithm, CpuFeatures, Function, Interface, batch_costs, cpu_features, cpu_mask, pbkdf2_chains,
+    Algorithm, CpuFeatures, Function, Interface, calibrate, cpu_features, cpu_mask, pbkdf2_chains,
 };
 
 use crate::diag::diag;
@@ -90,8 +90,9 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
                 selection.reason
             ));
             if interface == Interface::Many {
-                // The costs the batch planner chooses by, measured or estimated.
-                for line in batch_costs(alg).to_string().lines() {
+                // The costs the batch planner chooses by, measured here (a program measures
+                // them once its batch work pays for it), or estimated with measuring off.
+                for line in calibrate(alg).to_string().lines() {
                     text.push_str(&format!("    {line}\n"));
                 }
                 // Where a multi-block PBKDF2 derivation's output blocks run.

@@ -4,8 +4,8 @@
 //! A kernel names its features once, as Rust `target_feature` names, in its declaration
 //! ([`crate::declare_variant!`]); the same names become its `#[target_feature]` attributes and,
 //! through [`CpuFeatures::from_names`] at compile time, its declared requirements.
-//! [`CpuFeatures::detect`] probes the running CPU (through `cpufeatures`, which caches each
-//! answer); tests and auditors build other sets with [`CpuFeatures::with`] and
+//! [`CpuFeatures::detect`] probes the running CPU (x86-64: one pass of `cpuid`; AArch64:
+//! through `cpufeatures`); tests and auditors build other sets with [`CpuFeatures::with`] and
 //! [`CpuFeatures::without`] to ask what the dispatcher would do on another CPU.
 //! [`parse_mask`] reads a mask that removes features from the probe's answer (the `multisha`
 //! crate applies `MULTISHA_CPU` with it, to run as a smaller CPU); `detect` itself always
@@ -126,31 +126,76 @@ impl fmt::Display for Feature {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct CpuFeatures(u32);
 
-// One cached probe per feature (cpufeatures keeps each answer in an atomic).
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_sse2, "sse2");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_ssse3, "ssse3");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_sse41, "sse4.1");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_sha, "sha");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_avx2, "avx2");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_bmi1, "bmi1");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_bmi2, "bmi2");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_avx512f, "avx512f");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_avx512bw, "avx512bw");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(probe_avx512vl, "avx512vl");
+// AArch64: one cached probe per feature (cpufeatures reads the OS's hardware capabilities,
+// one `getauxval` call, and keeps each answer in an atomic).
 #[cfg(target_arch = "aarch64")]
 cpufeatures::new!(probe_sha2, "sha2");
 #[cfg(target_arch = "aarch64")]
 cpufeatures::new!(probe_sha3, "sha3");
+
+/// x86-64: every feature from one pass of `cpuid` (leaves 0, 1 and 7) and one `xgetbv`.
+/// Under a hypervisor each `cpuid` traps (4-7 us on the AMD EPYC virtual machine measured);
+/// `cpufeatures` asks three leaves per feature, so probing the ten features one by one cost
+/// 27 of them, 118-127 us of a process's first hash.
+#[cfg(target_arch = "x86_64")]
+mod x86_probe {
+    use super::{CpuFeatures, Feature};
+    use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
+
+    /// A feature's bit in leaf 1's ECX or EDX, or leaf 7's EBX, and the register state the OS
+    /// must save for it (XCR0's bits: none, the YMM or the ZMM state), as `cpufeatures` checks.
+    enum Bit {
+        Leaf1Ecx(u32),
+        Leaf1Edx(u32),
+        Leaf7Ebx(u32, u64),
+    }
+
+    /// XCR0: SSE and AVX state.
+    const YMM: u64 = 0b110;
+    /// XCR0: SSE, AVX, opmask and the upper ZMM registers.
+    const ZMM: u64 = 0b1110_0110;
+
+    const BITS: [(Feature, Bit); 10] = [
+        (Feature::Sse2, Bit::Leaf1Edx(26)),
+        (Feature::Ssse3, Bit::Leaf1Ecx(9)),
+        (Feature::Sse41, Bit::Leaf1Ecx(19)),
+        (Feature::Sha, Bit::Leaf7Ebx(29, 0)),
+        (Feature::Avx2, Bit::Leaf7Ebx(5, YMM)),
+        (Feature::Bmi1, Bit::Leaf7Ebx(3, 0)),
+        (Feature::Bmi2, Bit::Leaf7Ebx(8, 0)),
+        (Feature::Avx512f, Bit::Leaf7Ebx(16, ZMM)),
+        (Feature::Avx512bw, Bit::Leaf7Ebx(30, ZMM)),
+        (Feature::Avx512vl, Bit::Leaf7Ebx(31, ZMM)),
+    ];
+
+    /// The features `cpuid` reports and the OS has enabled.
+    pub(super) fn detect() -> CpuFeatures {
+        let max_leaf = __cpuid(0).eax;
+        let leaf1 = __cpuid(1);
+        // Leaf 7 only where the CPU has it: past the highest leaf, Intel CPUs answer with the
+        // highest leaf's data.
+        let leaf7_ebx = if max_leaf >= 7 {
+            __cpuid_count(7, 0).ebx
+        } else {
+            0
+        };
+        // OSXSAVE: the OS manages the extended state, and `xgetbv` may be executed.
+        let xcr0 = if leaf1.ecx & (1 << 27) != 0 {
+            // SAFETY: `xgetbv` with ECX = 0 is defined wherever CPUID.1:ECX.OSXSAVE is set,
+            // checked just above.
+            unsafe { _xgetbv(0) }
+        } else {
+            0
+        };
+        BITS.iter()
+            .filter(|(_, bit)| match *bit {
+                Bit::Leaf1Ecx(n) => leaf1.ecx & (1 << n) != 0,
+                Bit::Leaf1Edx(n) => leaf1.edx & (1 << n) != 0,
+                Bit::Leaf7Ebx(n, state) => leaf7_ebx & (1 << n) != 0 && xcr0 & state == state,
+            })
+            .fold(CpuFeatures::none(), |set, &(feature, _)| set.with(feature))
+    }
+}
 
 impl CpuFeatures {
     /// The empty set: a CPU with none of the features (only portable variants run).
@@ -177,40 +222,24 @@ impl CpuFeatures {
         set
     }
 
-    /// The features of the CPU this process runs on.
+    /// The features of the CPU this process runs on (each call probes anew: the engine
+    /// reads it once per process).
     pub fn detect() -> Self {
-        #[allow(unused_mut)]
-        let mut set = Self::none();
         #[cfg(target_arch = "x86_64")]
-        {
-            let probes = [
-                (Feature::Sse2, probe_sse2::get()),
-                (Feature::Ssse3, probe_ssse3::get()),
-                (Feature::Sse41, probe_sse41::get()),
-                (Feature::Sha, probe_sha::get()),
-                (Feature::Avx2, probe_avx2::get()),
-                (Feature::Bmi1, probe_bmi1::get()),
-                (Feature::Bmi2, probe_bmi2::get()),
-                (Feature::Avx512f, probe_avx512f::get()),
-                (Feature::Avx512bw, probe_avx512bw::get()),
-                (Feature::Avx512vl, probe_avx512vl::get()),
-            ];
-            for (feature, present) in probes {
-                if present {
-                    set = set.with(feature);
-                }
-            }
-        }
+        return x86_probe::detect();
         #[cfg(target_arch = "aarch64")]
         {
+            let mut set = Self::none();
             if probe_sha2::get() {
                 set = set.with(Feature::Sha2);
             }
             if probe_sha3::get() {
                 set = set.with(Feature::Sha3);
             }
+            set
         }
-        set
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        Self::none()
     }
 
     /// This set plus `feature`.
@@ -416,6 +445,34 @@ mod tests {
     use super::*;
     use std::format;
     use std::string::ToString;
+
+    /// The one-pass probe answers as std's detection does, feature by feature (std asks
+    /// `cpuid` and `xgetbv` on its own; valgrind's and a VM's CPUs lack some features, which
+    /// both must then leave out alike).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_probe_agrees_with_std_on_every_feature() {
+        let detected = CpuFeatures::detect();
+        for (feature, std_says) in [
+            (Feature::Sse2, std::is_x86_feature_detected!("sse2")),
+            (Feature::Ssse3, std::is_x86_feature_detected!("ssse3")),
+            (Feature::Sse41, std::is_x86_feature_detected!("sse4.1")),
+            (Feature::Sha, std::is_x86_feature_detected!("sha")),
+            (Feature::Avx2, std::is_x86_feature_detected!("avx2")),
+            (Feature::Bmi1, std::is_x86_feature_detected!("bmi1")),
+            (Feature::Bmi2, std::is_x86_feature_detected!("bmi2")),
+            (Feature::Avx512f, std::is_x86_feature_detected!("avx512f")),
+            (Feature::Avx512bw, std::is_x86_feature_detected!("avx512bw")),
+            (Feature::Avx512vl, std::is_x86_feature_detected!("avx512vl")),
+        ] {
+            assert_eq!(detected.has(feature), std_says, "{feature}");
+        }
+        let x86: usize = Feature::ALL.iter().filter(|f| f.is_native_arch()).count();
+        assert_eq!(
+            x86, 10,
+            "a new x86 feature needs its bit in the probe and here"
+        );
+    }
 
     #[test]
     fn names_round_trip() {

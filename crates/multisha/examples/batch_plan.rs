@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p multisha --example batch_plan [-- LENGTH...]`
 
-use multisha::engine::{Algorithm, batch_costs, batch_plan};
+use multisha::engine::{Algorithm, batch_plan, calibrate};
 
 fn main() {
     let given: Vec<usize> = std::env::args()
@@ -32,7 +32,8 @@ fn main() {
         vec![("given".to_string(), given)]
     };
     for &algorithm in Algorithm::ALL {
-        println!("{}", batch_costs(algorithm));
+        // Measured now, as a program's batch work would have them measured.
+        println!("{}", calibrate(algorithm));
         for (label, lengths) in &shapes {
             println!("  {label}: {}", batch_plan(algorithm, lengths));
         }

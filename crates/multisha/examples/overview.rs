@@ -8,7 +8,7 @@
 
 use multisha::HashFunction;
 use multisha::engine::{
-    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many, batch_costs,
+    Algorithm, CpuFeatures, Function, Interface, PinnedMany, active, active_many, calibrate,
     cpu_mask,
 };
 use std::hint::black_box;
@@ -49,8 +49,9 @@ fn main() {
             selection_many.variant.name(),
             selection_many.reason
         );
-        // The costs the batch planner chooses by (measured at the first batch call).
-        for line in batch_costs(algorithm).to_string().lines() {
+        // The costs the batch planner chooses by (measured here on request; a program
+        // measures them once its batch work pays for it).
+        for line in calibrate(algorithm).to_string().lines() {
             println!("  {line}");
         }
         println!(

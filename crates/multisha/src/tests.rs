@@ -375,3 +375,27 @@ fn every_many_variant_agrees_with_rustcrypto() {
     crate::algorithms::visit(&mut run);
     assert_eq!(run.functions, crate::engine::Function::ALL.len());
 }
+
+/// Lengths no slice can have plan without an overflow, in every build (`batch_plan` takes any
+/// `usize`; block sums saturate): with one another, with empty messages, in equal and ragged
+/// batches of every size the planner treats differently (a window, twice the widest lanes).
+#[test]
+fn plans_of_lengths_no_slice_can_have_do_not_overflow() {
+    use crate::engine::{Algorithm, batch_plan};
+    let huge = [usize::MAX, usize::MAX - 1, usize::MAX / 2, 1 << 62];
+    for &algorithm in Algorithm::ALL {
+        for count in [1, 2, 3, 17, 33, 65, 200] {
+            for (i, &big) in huge.iter().enumerate() {
+                let ragged: std::vec::Vec<usize> = (0..count)
+                    .map(|j| if j % 2 == i % 2 { big } else { j })
+                    .collect();
+                let equal = std::vec![big; count];
+                for lengths in [ragged, equal] {
+                    let plan = batch_plan(algorithm, &lengths);
+                    let planned: usize = plan.stages().map(|s| s.count).sum();
+                    assert_eq!(planned, count, "{plan}");
+                }
+            }
+        }
+    }
+}

@@ -1,11 +1,14 @@
-//! The batch planner's costs: measured once per process at the first batch call, even when
-//! sixteen threads make that call at once; never blocking a caller for long; the declared
-//! estimates with `MULTISHA_CALIBRATE=0`. Each test runs in a process of its own (this binary
+//! The batch planner's costs: planned on the declared estimates until the process's batch work
+//! makes measuring cheap beside it, then measured once per process, even when sixteen threads
+//! ask at once; never blocking a caller for long; the declared estimates for good with
+//! `MULTISHA_CALIBRATE=0` (or `off`, ...). Each test runs in a process of its own (this binary
 //! re-runs itself), since the costs are measured once per process.
 
 mod common;
 
-use multisha::engine::{Algorithm, batch_costs};
+use multisha::engine::{
+    Algorithm, Reason, active_many, batch_costs, calibrate, calibrate_var_error,
+};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
@@ -30,10 +33,76 @@ fn sixteen_threads_calling_at_once_get_one_calibration() {
 
 #[test]
 fn measuring_can_be_turned_off() {
+    for off in ["0", "off", "FALSE", " no "] {
+        child(
+            "costs_are_the_declared_estimates",
+            &[("MULTISHA_CALIBRATE", off)],
+        );
+    }
+}
+
+#[test]
+fn a_refused_setting_is_reported_and_measuring_stays_on() {
     child(
-        "costs_are_the_declared_estimates",
-        &[("MULTISHA_CALIBRATE", "0")],
+        "a_bad_setting_leaves_measuring_on",
+        &[("MULTISHA_CALIBRATE", "of")],
     );
+}
+
+#[test]
+fn small_batches_plan_on_the_estimates_until_the_work_pays() {
+    child("measured_once_the_batch_work_pays", &[]);
+}
+
+#[test]
+#[ignore = "run by a_refused_setting_is_reported_and_measuring_stays_on in a child process"]
+fn a_bad_setting_leaves_measuring_on() {
+    let error = calibrate_var_error().expect("refused");
+    assert!(error.contains("MULTISHA_CALIBRATE=\"of\""), "{error}");
+    assert!(calibrate(Algorithm::Sha256).measured);
+}
+
+#[test]
+#[ignore = "run by small_batches_plan_on_the_estimates_until_the_work_pays in a child process"]
+fn measured_once_the_batch_work_pays() {
+    assert_eq!(calibrate_var_error(), None);
+    // Small batches: microseconds of work, far below a measurement's worth.
+    let data = vec![7u8; 2 << 20];
+    let small: Vec<&[u8]> = (0..40).map(|i| &data[..i * 100]).collect();
+    let mut digests = vec![[0u8; 32]; 64];
+    for _ in 0..10 {
+        multisha::sha256_many(&small, &mut digests[..small.len()]);
+    }
+    assert!(
+        !batch_costs(Algorithm::Sha256).measured,
+        "measured too soon"
+    );
+    for (message, digest) in small.iter().zip(&digests) {
+        assert_eq!(*digest, multisha::sha256(message));
+    }
+    // Batches of 64 MiB (64 messages of 1 MiB, aliased): measured once their predicted work
+    // reaches fifty times the measurement's budget (100 ms), within a few of them. Where
+    // nothing is planned, nothing is measured: a many-message variant named by the
+    // environment runs every batch itself, and without lane kernels every batch goes one by
+    // one.
+    let planned = active_many(Algorithm::Sha256).reason == Reason::Planned
+        && batch_costs(Algorithm::Sha256).kernels().count() > 1;
+    let large: Vec<&[u8]> = (0..64).map(|i| &data[i..][..1 << 20]).collect();
+    let mut batches = 0;
+    while batches < 8 && !batch_costs(Algorithm::Sha256).measured {
+        multisha::sha256_many(&large, &mut digests);
+        batches += 1;
+    }
+    assert_eq!(
+        batch_costs(Algorithm::Sha256).measured,
+        planned,
+        "after {batches}"
+    );
+    for (message, digest) in large.iter().zip(&digests).step_by(9) {
+        assert_eq!(*digest, multisha::sha256(message));
+    }
+    // The other algorithms are measured on their own work, not before.
+    assert!(!batch_costs(Algorithm::Sha1).measured);
 }
 
 #[test]
@@ -54,6 +123,8 @@ fn first_batch_calls_from_sixteen_threads() {
                     let mut digests = vec![[0u8; 32]; messages.len()];
                     barrier.wait();
                     let start = Instant::now();
+                    // All ask for the measurement at once, and hash.
+                    calibrate(Algorithm::Sha256);
                     multisha::sha256_many(&messages, &mut digests);
                     let took = start.elapsed();
                     // Every plan gives the same digests: with the estimates (while another
@@ -82,16 +153,20 @@ fn first_batch_calls_from_sixteen_threads() {
     for (a, b) in costs.kernels().zip(again.kernels()) {
         assert_eq!((a.variant.name(), a.cost), (b.variant.name(), b.cost));
     }
-    // The other algorithms are measured at their own first batch call, not before.
-    let mut digests = [[0u8; 20]; 3];
-    multisha::sha1_many(&messages[..3], &mut digests);
-    assert!(batch_costs(Algorithm::Sha1).measured);
+    // The other algorithms are measured on request of their own, not before.
+    assert!(!batch_costs(Algorithm::Sha1).measured);
+    assert!(calibrate(Algorithm::Sha1).measured);
 }
 
 #[test]
 #[ignore = "run by measuring_can_be_turned_off in a child process"]
 fn costs_are_the_declared_estimates() {
+    assert_eq!(calibrate_var_error(), None);
     for &algorithm in Algorithm::ALL {
+        assert!(
+            !calibrate(algorithm).measured,
+            "measured on request, though off"
+        );
         let costs = batch_costs(algorithm);
         assert!(!costs.measured, "{costs}");
         for kernel in costs.kernels() {

@@ -240,6 +240,8 @@ fn run(options: &Options) -> Result<(), String> {
     let mut regret = Vec::new();
     for &algorithm in &options.algorithms {
         progress.step(&format!("{} batch planner regret", algorithm.id()));
+        // Measured first, as in a program that has batched for a while.
+        let costs = multisha::engine::calibrate(algorithm).to_string();
         let rows = multisha_benches::measure_regret(
             algorithm,
             &regret_shapes,
@@ -249,7 +251,7 @@ fn run(options: &Options) -> Result<(), String> {
         );
         regret.push(RegretReport {
             algorithm,
-            costs: multisha::engine::batch_costs(algorithm).to_string(),
+            costs,
             rows,
         });
     }

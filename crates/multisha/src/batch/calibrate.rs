@@ -1,6 +1,13 @@
 //! The planner's costs measured on the running CPU, once per process and compression function,
-//! at its first batch call, the way Linux times its RAID-6 routines at boot and FFTW's planner
-//! measures in its MEASURE mode.
+//! the way Linux times its RAID-6 routines at boot and FFTW's planner measures in its MEASURE
+//! mode; but only once the process's batch work makes the measurement cheap beside it. Until
+//! then (and with measuring off) the kernels' declared estimates plan every batch: measuring
+//! takes up to 2 ms, which a process's first batch of a few short messages (under a
+//! microsecond of hashing) would otherwise pay. Each batch planned on the estimates counts its
+//! predicted time one by one ([`account`]); when the count, this batch's included, reaches
+//! [`WORK_PER_MEASUREMENT`] times the budget (100 ms), the batch's caller measures, before its
+//! batch is planned again with the measured costs. [`measure_now`] measures on request
+//! (`engine::calibrate`).
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
@@ -23,20 +30,29 @@
 //! time (tens of nanoseconds a reading on a virtual machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
-//! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` turns measuring off (reproducible plans),
-//! and so does a build without the `std` feature (no clock).
+//! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring
+//! off (reproducible plans), and so does a build without the `std` feature (no clock).
 
 #[cfg(feature = "std")]
 use super::kernels::Ladder;
 use super::planner::Costs;
 use crate::engine::dispatch;
 use crate::hash_function::Registered;
-/// The environment variable that turns measuring off (`0`).
+use core::sync::atomic::Ordering;
+
+/// The environment variable that turns measuring off (`0`, `off`, `false`, `no`) or leaves it
+/// on (`1`, `on`, `true`, `yes`; unset). Any other value is refused: measuring stays on, and
+/// [`setting`] says why.
 #[cfg(feature = "std")]
 pub(crate) const ENV_VAR: &str = "MULTISHA_CALIBRATE";
 
+/// Measuring waits until the batch work planned on the estimates, predicted one by one, is
+/// this many times the measurement's budget (or one batch is that large): measuring then costs
+/// at most a fiftieth of the batch work the process has done.
+pub(crate) const WORK_PER_MEASUREMENT: u32 = 50;
+
 /// The costs the planner of `A` uses now, and whether they were measured: published once
-/// measured (or, with measuring off, estimated); until then, the estimates.
+/// measured (or, with measuring off, estimated); until then, the estimates. Never measures.
 pub(crate) fn costs<A: Registered>() -> (Costs, bool) {
     let mut first = None;
     let (costs, measured) = costs_in::<A>(&mut first);
@@ -44,43 +60,123 @@ pub(crate) fn costs<A: Registered>() -> (Costs, bool) {
 }
 
 /// The costs the planner of `A` uses now and whether they were measured, without copying the
-/// published table; before it is published, measured by this call (or estimated) into `first`.
+/// published table (before the estimates are kept, worked out into `first`). Never measures:
+/// [`account`] does, once the work pays for it.
 #[inline]
 pub(crate) fn costs_in<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool) {
     match dispatch::costs::<A>().get_ref() {
         Some((costs, measured)) => (costs, *measured),
-        None => {
-            let (costs, measured) = first.insert(first_costs::<A>());
-            (costs, *measured)
-        }
+        None => unmeasured::<A>(first),
     }
 }
 
-/// The costs before any were published: this thread measures them, or (another thread is
-/// measuring) the estimates serve meanwhile.
+/// The costs before measured ones are published: the declared estimates, kept once worked
+/// out; with measuring off, published for good.
 #[cold]
 #[inline(never)]
-fn first_costs<A: Registered>() -> (Costs, bool) {
-    let cell = dispatch::costs::<A>();
-    let estimated = dispatch::estimated_costs::<A>();
-    let Some(claim) = cell.claim() else {
-        // Another thread is measuring: plan with the estimates meanwhile.
-        return (estimated, false);
-    };
-    #[cfg(feature = "std")]
-    if enabled() {
-        let measured = measure::<A::Main>(dispatch::ladder::<A>(), estimated);
-        claim.publish((measured, true));
-        return (measured, true);
+fn unmeasured<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool) {
+    if let Some(estimates) = dispatch::estimates::<A>().get_ref() {
+        return (estimates, false);
     }
-    claim.publish((estimated, false));
-    (estimated, false)
+    let estimated = dispatch::estimated_costs::<A>();
+    if enabled() {
+        if let Some(claim) = dispatch::estimates::<A>().claim() {
+            claim.publish(estimated);
+        }
+    } else if let Some(claim) = dispatch::costs::<A>().claim() {
+        claim.publish((estimated, false));
+    }
+    (&first.insert((estimated, false)).0, false)
 }
 
-/// Whether measuring is on: unless `MULTISHA_CALIBRATE` is `0`.
-#[cfg(feature = "std")]
+/// Counts `work_ns` (a batch planned on the estimates, predicted one by one) towards `A`'s
+/// measurement, and measures once the work counted, this batch's included, reaches
+/// [`WORK_PER_MEASUREMENT`] times the measurement's budget: the measured costs then, for this
+/// batch to be planned again (`None` while the estimates serve, or while another thread
+/// measures). Called only while measuring is pending ([`pending`]).
+#[cold]
+#[inline(never)]
+pub(crate) fn account<A: Registered>(work_ns: f32) -> Option<&'static (Costs, bool)> {
+    let due = BUDGET_NS * WORK_PER_MEASUREMENT as usize;
+    let work = (work_ns as usize).min(due);
+    let before = dispatch::batch_work::<A>().fetch_add(work, Ordering::Relaxed);
+    if before.saturating_add(work) < due {
+        return None;
+    }
+    measure_now::<A>()
+}
+
+/// Whether `A`'s costs are still to be measured: nothing published yet (with measuring off,
+/// the estimates are published at the first batch call).
+#[inline]
+pub(crate) fn pending<A: Registered>() -> bool {
+    dispatch::costs::<A>().get_ref().is_none()
+}
+
+/// What measuring takes at most, in nanoseconds ([`measure`]'s `BUDGET`).
+const BUDGET_NS: usize = 2_000_000;
+
+/// Measures `A`'s costs now and publishes them, unless they are published already (then
+/// those), measuring is off, or another thread is measuring (then `None`: nobody waits).
+pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
+    let cell = dispatch::costs::<A>();
+    if let Some(costs) = cell.get_ref() {
+        return Some(costs);
+    }
+    #[cfg(feature = "std")]
+    if enabled() {
+        let claim = cell.claim()?;
+        let estimated = dispatch::estimated_costs::<A>();
+        let measured = measure::<A::Main>(dispatch::ladder::<A>(), estimated);
+        claim.publish((measured, true));
+        return cell.get_ref();
+    }
+    None
+}
+
+/// Whether measuring is on: unless `MULTISHA_CALIBRATE` turns it off ([`setting`]); always
+/// off without the `std` feature (no clock). Read once.
 pub(crate) fn enabled() -> bool {
-    std::env::var_os(ENV_VAR).is_none_or(|v| v.to_str().map(str::trim) != Some("0"))
+    #[cfg(feature = "std")]
+    return setting().unwrap_or(true);
+    #[cfg(not(feature = "std"))]
+    false
+}
+
+/// `MULTISHA_CALIBRATE` as read once: whether measuring is on, or the value refused (then it
+/// stays on).
+#[cfg(feature = "std")]
+pub(crate) fn setting() -> Result<bool, &'static str> {
+    static SETTING: std::sync::OnceLock<Result<bool, std::string::String>> =
+        std::sync::OnceLock::new();
+    let read = SETTING.get_or_init(|| match std::env::var_os(ENV_VAR) {
+        None => Ok(true),
+        Some(value) => parse_setting(&value.to_string_lossy()).ok_or_else(|| {
+            std::format!(
+                "{ENV_VAR}={:?} is not one of 0, off, false, no (measuring off) or 1, on, \
+                 true, yes (on): ignored, measuring stays on",
+                value.to_string_lossy()
+            )
+        }),
+    });
+    read.as_ref().map(|&on| on).map_err(|e| e.as_str())
+}
+
+/// `value` as a setting of measuring: `Some(false)` for off, `Some(true)` for on (empty: on).
+#[cfg(feature = "std")]
+fn parse_setting(value: &str) -> Option<bool> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Some(true);
+    }
+    let is = |words: &[&str]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
+    if is(&["0", "off", "false", "no"]) {
+        Some(false)
+    } else if is(&["1", "on", "true", "yes"]) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 #[cfg(feature = "std")]
@@ -97,7 +193,7 @@ mod measure {
 
     /// Measuring one compression function's kernels ends by then: no round starts that the
     /// last round's time says would end later (once [`MIN_ROUNDS`] have run).
-    pub(crate) const BUDGET: Duration = Duration::from_millis(2);
+    pub(crate) const BUDGET: Duration = Duration::from_nanos(BUDGET_NS as u64);
 
     /// Rounds at most, each running every shape on every kernel once: each shape's fastest
     /// run is kept, and every nine-block run (for [`Runs::typical`]); also what [`Runs`]

@@ -69,38 +69,34 @@ where
     let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
     let mut first = None;
     let (costs, measured) = calibrate::costs_in::<H::Compression>(&mut first);
-    // Whether the batch goes one by one is settled here, in a few adds: the smallest batches
-    // hash in about a hundred nanoseconds, where every check ahead of them shows (through the
-    // planner they ran 3-4% behind a loop of one-shot calls; comparing their lengths before
-    // summing their blocks cost another 1% at 2 x 32 B). One by one: too few blocks in all
-    // for any lane kernel to win its set-up back, or an equal shape remembered as one by one.
-    let lens = |i| messages.get(i).len();
-    if costs.surely_one_by_one(count, lens, block_len, length_bytes) {
-        return executor::serial::<H, M, D>(single, messages, digests);
-    }
-    let batch = if let Some(len) = messages.equal_len() {
+    // Whether the batch goes one by one is settled here, from the totals, in a few adds: the
+    // smallest batches hash in about a hundred nanoseconds, where every check ahead of them
+    // shows. One by one: too few blocks in all for any lane kernel to win its set-up back,
+    // or an equal shape remembered as one by one. An equal batch's totals need no pass over
+    // the messages (the lengths compared, four at a time without a branch); a ragged one's
+    // take one.
+    let (shape, known) = if let Some(len) = messages.equal_len() {
         let shape = Shape::equal(count, len, block_len, length_bytes);
+        if costs.few_blocks(&shape) {
+            return executor::serial::<H, M, D>(single, messages, digests);
+        }
         let known = dispatch::plan_memo::<H::Compression>().get(&shape, measured);
         if known.is_some_and(Remembered::one_by_one) {
             return executor::serial::<H, M, D>(single, messages, digests);
         }
-        Batch::Equal(len, known)
+        (shape, known)
     } else {
-        Batch::Ragged
+        let shape = Shape::new(count, |i| messages.get(i).len(), block_len, length_bytes);
+        if costs.few_blocks(&shape) {
+            return executor::serial::<H, M, D>(single, messages, digests);
+        }
+        (shape, None)
     };
-    plan_and_run::<H, M, D>(single, messages, digests, costs, measured, batch);
+    plan_and_run::<H, M, D>(single, messages, digests, costs, measured, &shape, known);
 }
 
-/// A batch that [`hash_many`] did not send one by one.
-enum Batch {
-    /// Messages of this one length, and their plan if one is remembered.
-    Equal(usize, Option<Remembered>),
-    /// Messages of different lengths.
-    Ragged,
-}
-
-/// [`hash_many`] past the smallest batches: plans `messages` with `costs` (`measured` or
-/// estimated), or takes the remembered plan, and runs the plan.
+/// [`hash_many`] past the smallest batches (of totals `shape`): plans `messages` with `costs`
+/// (`measured` or estimated), or takes the plan `known` for an equal shape, and runs the plan.
 #[inline(never)]
 fn plan_and_run<H, M, D>(
     single: KernelFn<H::Compression>,
@@ -108,7 +104,8 @@ fn plan_and_run<H, M, D>(
     digests: &mut D,
     costs: &Costs,
     measured: bool,
-    batch: Batch,
+    shape: &Shape,
+    known: Option<Remembered>,
 ) where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -116,24 +113,33 @@ fn plan_and_run<H, M, D>(
 {
     // (The plan runs here rather than being returned: copied out through the stack, it cost
     // a store-forwarding stall per batch.)
-    let (count, block_len, length_bytes) =
-        (messages.count(), block_len::<H>(), length_bytes::<H>());
-    let plan = match batch {
+    let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
+    let plan_with = |costs: &Costs, measured: bool, known: Option<Remembered>| match known {
         // Equal-length batches of a shape planned before (a Merkle level, fixed-size
         // records) take the remembered plan.
-        Batch::Equal(_, Some(known)) => known.plan(count),
-        Batch::Equal(len, None) => {
-            let shape = Shape::equal(count, len, block_len, length_bytes);
-            let plan = planner::plan(costs, &shape, &Tail::EQUAL);
-            dispatch::plan_memo::<H::Compression>().put(&shape, measured, &plan);
+        Some(known) => known.plan(shape.count),
+        None if shape.equal => {
+            let plan = planner::plan(costs, shape, &Tail::EQUAL);
+            dispatch::plan_memo::<H::Compression>().put(shape, measured, &plan);
             plan
         }
-        Batch::Ragged => {
+        None => {
             let lens = |i| messages.get(i).len();
-            let shape = Shape::new(count, lens, block_len, length_bytes);
-            planner::plan_ragged(costs, &shape, lens, block_len, length_bytes)
+            planner::plan_ragged(costs, shape, lens, block_len, length_bytes)
         }
     };
+    let mut plan = plan_with(costs, measured, known);
+    if !measured && calibrate::pending::<H::Compression>() {
+        // Planned on the estimates: the batch's work counts towards measuring the costs; where
+        // that is due now, the batch is planned again on the measured costs (not from the
+        // memo, whose plan was made on the estimates).
+        let work = costs
+            .single()
+            .time(shape.segments, shape.blocks, shape.count, 0);
+        if let Some(&(ref costs, measured)) = calibrate::account::<H::Compression>(work) {
+            plan = plan_with(costs, measured, None);
+        }
+    }
     let ladder = dispatch::ladder::<H::Compression>();
     // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
     // which checked that the CPU runs them.

@@ -22,7 +22,7 @@
 //! every message costs one call per segment and one step per block.
 
 use super::executor::MIN_ROTATION_BLOCKS;
-use super::shape::{Shape, Tail, grouped, message_blocks};
+use super::shape::{Shape, Tail, grouped};
 use core::fmt;
 use multisha_contract::{Cost, MAX_LANES};
 
@@ -104,11 +104,19 @@ impl Costs {
         }
     }
 
+    /// Whether a batch of `shape` has so few blocks in all that one by one wins (as
+    /// [`Costs::surely_one_by_one`] decides, from the totals already counted).
+    #[inline]
+    pub(crate) fn few_blocks(&self, shape: &Shape) -> bool {
+        shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
+    }
+
     /// Whether `count` messages of `lens` bytes (blocks of `block_len` bytes, a power of two;
     /// length fields of `length_bytes`) have so few blocks in all that one by one wins, which
     /// [`one_by_one_wins`] would find too: the smallest batches' plan for a few adds, before
     /// their [`Shape`] is worked out or their lengths compared. The sum stops once past the
     /// threshold, so a large batch pays a few adds for it too.
+    #[cfg(test)]
     #[inline]
     pub(crate) fn surely_one_by_one(
         &self,
@@ -124,7 +132,8 @@ impl Costs {
         }
         let mut blocks = 0usize;
         for i in 0..count {
-            blocks = blocks.saturating_add(message_blocks(lens(i), block_len, length_bytes).0);
+            let (each, _) = super::shape::message_blocks(lens(i), block_len, length_bytes);
+            blocks = blocks.saturating_add(each);
             if blocks > most {
                 return false;
             }
@@ -257,10 +266,11 @@ struct Part {
     known: Option<(usize, usize)>,
 }
 
-/// `n` divided by `lanes` (a power of two), rounded up.
+/// `n` divided by `lanes` (a power of two), rounded up (saturating: block sums of lengths no
+/// slice can have are saturated already).
 #[inline(always)]
 fn per_lane(n: usize, lanes: usize) -> usize {
-    (n + lanes - 1) >> lanes.trailing_zeros()
+    n.saturating_add(lanes - 1) >> lanes.trailing_zeros()
 }
 
 impl Part {
@@ -316,7 +326,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
             let grouped = grouped(part.count, lanes);
             return cost.time(
                 groups * segments,
-                groups * each,
+                groups.saturating_mul(each),
                 grouped,
                 part.count - grouped,
             );
@@ -330,18 +340,18 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
             (segments, each, 0)
         } else if rest > MAX_LANES {
             // More than the slots rotation can hold: two passes.
-            (2 * segments, 2 * each, rest)
+            (2 * segments, each.saturating_mul(2), rest)
         } else {
             // The rotation re-decides every few blocks: about a call per message and segment.
             (
                 rest * segments,
-                per_lane(rest * each, lanes).max(each),
+                per_lane(rest.saturating_mul(each), lanes).max(each),
                 rest,
             )
         };
         return cost.time(
             groups * segments + calls,
-            groups * each + steps,
+            groups.saturating_mul(each).saturating_add(steps),
             part.count - alone,
             alone,
         );
@@ -349,7 +359,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
     let steps = match part.known {
         // Few messages a lane, where the bound overshoots most and simulating costs least.
         Some((from, to)) if to - from <= 2 * lanes => ragged_steps(tail, from, to, lanes),
-        _ => (per_lane(part.blocks - part.last, lanes) + part.last).max(part.longest),
+        _ => (per_lane(part.blocks - part.last, lanes).saturating_add(part.last)).max(part.longest),
     };
     cost.time(part.segments.min(steps), steps, 0, part.count)
 }
@@ -476,7 +486,8 @@ pub(crate) fn plan_for(
 }
 
 /// [`plan_for`] once the totals are in `shape`: the plan of least predicted time, reading the
-/// last messages (`lens`) only when one by one does not win outright and lengths differ.
+/// last messages (`lens`) only when one by one does not win outright, lengths differ, and the
+/// search pays ([`PLANNING_SHARE`]); else the [`estimate`] from the totals.
 #[inline]
 pub(crate) fn plan_ragged(
     costs: &Costs,
@@ -485,15 +496,74 @@ pub(crate) fn plan_ragged(
     block_len: usize,
     length_bytes: usize,
 ) -> Plan {
-    if let Some(plan) = one_by_one_wins(costs, shape) {
-        return plan;
-    }
     if shape.equal {
         return plan(costs, shape, &Tail::EQUAL);
     }
+    let estimate = estimate(costs, shape);
+    if search_ns(shape) > PLANNING_SHARE * estimate.predicted {
+        return estimate;
+    }
+    if let Some(plan) = one_by_one_wins(costs, shape) {
+        return plan;
+    }
     let mut tail = Tail::EQUAL;
     shape.tail(&mut tail, &lens, block_len, length_bytes);
-    plan(costs, shape, &tail)
+    search(costs, shape, &tail)
+}
+
+/// The planning budget: a ragged batch is searched (its last window read and sorted, the
+/// splits of its last messages predicted, its lanes simulated) only where the search costs at
+/// most this share of the batch's predicted time; smaller ones take the [`estimate`], which
+/// costs a few nanoseconds a lane kernel. Equal batches need no reading and are remembered.
+pub(crate) const PLANNING_SHARE: f32 = 0.02;
+
+/// What [`search`] costs on a ragged batch of `shape`, in nanoseconds: the last window's
+/// lengths read and sorted, and a simulation per candidate of up to twice a kernel's lanes.
+/// Measured on an AMD EPYC (Zen 4) with `cargo run --release -p multisha --example
+/// batch_plan`: about 120 ns for 2 messages, 330 for 9, 500 for 24; a slower core also hashes
+/// slower, so the share holds roughly.
+fn search_ns(shape: &Shape) -> f32 {
+    let read = shape.count.min(super::shape::WINDOW);
+    100.0 + 16.0 * read as f32
+}
+
+/// The plan of least predicted time among one by one and all on one lane kernel, from the
+/// batch's totals alone (count, blocks, segments, the longest and the shortest message): a
+/// few nanoseconds a lane kernel. Ragged messages are bounded as [`lanes_time`] bounds them
+/// where it does not see every message (an even share plus the shortest message's blocks, at
+/// least the longest's), which can only overshoot: where it errs, it errs towards one by one.
+#[inline]
+pub(crate) fn estimate(costs: &Costs, shape: &Shape) -> Plan {
+    let Shape {
+        count,
+        blocks,
+        segments,
+        longest,
+        shortest,
+        ..
+    } = *shape;
+    let one_by_one = Plan::all_on(
+        Runner::Single,
+        count,
+        costs.single().time(segments, blocks, count, 0),
+    );
+    let mut best = one_by_one;
+    for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
+        // As `lanes_time` predicts ragged messages it does not see.
+        let steps = if count <= width {
+            longest
+        } else {
+            (per_lane(blocks - shortest, width).saturating_add(shortest)).max(longest)
+        };
+        let whole = cost.time(segments.min(steps), steps, 0, count);
+        if whole < best.predicted {
+            best = Plan::all_on(Runner::Lanes(k), count, whole);
+        }
+    }
+    if best.predicted > LANES_MARGIN * one_by_one.predicted {
+        return one_by_one;
+    }
+    best
 }
 
 /// The plan of least predicted time for the batch `shape` with its last messages `tail`

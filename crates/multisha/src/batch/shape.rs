@@ -42,8 +42,10 @@ pub(crate) fn grouped(count: usize, lanes: usize) -> usize {
 /// (whole blocks, then the padded tail) from one block up.
 #[inline(always)]
 pub(crate) fn message_blocks(len: usize, block_len: usize, length_bytes: usize) -> (usize, usize) {
+    // Saturating: lengths no slice can have (`engine::batch_plan` takes any `usize`) plan
+    // without an overflow.
     (
-        ((len + length_bytes) >> block_len.trailing_zeros()) + 1,
+        (len.saturating_add(length_bytes) >> block_len.trailing_zeros()) + 1,
         1 + usize::from(len >= block_len),
     )
 }
@@ -60,6 +62,8 @@ pub(crate) struct Shape {
     pub(crate) segments: usize,
     /// The most blocks of one message.
     pub(crate) longest: usize,
+    /// The fewest blocks of one message (0 for no message).
+    pub(crate) shortest: usize,
     /// Whether every message has the same length.
     pub(crate) equal: bool,
     /// How many of the last messages (start order) the planner can split off.
@@ -125,6 +129,7 @@ impl Shape {
             blocks: 0,
             segments: 0,
             longest: 0,
+            shortest: 0,
             equal: true,
             tail_len: 0,
             each: (0, 0),
@@ -133,7 +138,8 @@ impl Shape {
             return shape;
         }
         let first = lens(0);
-        let (mut blocks, mut segments, mut longest, mut equal) = (0usize, 0usize, 0, true);
+        let (mut blocks, mut segments, mut equal) = (0usize, 0usize, true);
+        let (mut longest, mut shortest) = (0, usize::MAX);
         for i in 0..count {
             let len = lens(i);
             let (b, s) = message_blocks(len, block_len, length_bytes);
@@ -141,11 +147,13 @@ impl Shape {
             blocks = blocks.saturating_add(b);
             segments = segments.saturating_add(s);
             longest = longest.max(len);
+            shortest = shortest.min(len);
             equal &= len == first;
         }
         shape.blocks = blocks;
         shape.segments = segments;
         shape.longest = message_blocks(longest, block_len, length_bytes).0;
+        shape.shortest = message_blocks(shortest, block_len, length_bytes).0;
         shape.equal = equal;
         shape.tail_len = count.min(Shape::TAIL);
         if equal {
@@ -166,6 +174,7 @@ impl Shape {
             blocks: count.saturating_mul(each.0),
             segments: count.saturating_mul(each.1),
             longest: each.0,
+            shortest: each.0,
             equal: true,
             tail_len: count.min(Shape::TAIL),
             each,

@@ -15,7 +15,7 @@ use crate::hash_function::Registered;
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, AtomicUsize, Ordering};
 use multisha_contract::{
     Compression, CpuFeatures, Kernel, KernelFn, LanesIterateFn, SingleKernel, State,
 };
@@ -29,6 +29,8 @@ pub(crate) trait Dispatch: Sync {
     fn install(&self, variant: &'static Variant, reason: Reason);
     /// The batch planner's costs now.
     fn batch_costs(&self) -> BatchCosts;
+    /// The batch planner's costs, measured now if they are not yet (and measuring is on).
+    fn calibrate(&self) -> BatchCosts;
     /// The batch plan for messages of `lengths` bytes.
     fn batch_plan(&self, lengths: &[usize]) -> BatchPlan;
     /// The lane variant that runs a multi-block PBKDF2 derivation's chains side by side.
@@ -72,6 +74,12 @@ pub struct Slot<A: Compression> {
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
     /// whether they were measured ([`costs`]).
     costs: Published<(Costs, bool)>,
+    /// The declared estimates, which plan every batch until the costs are measured
+    /// ([`estimates`]).
+    estimates: Published<Costs>,
+    /// Nanoseconds of batch work planned on the estimates so far, as predicted one by one
+    /// ([`batch_work`]): measuring waits until it makes the measurement cheap beside it.
+    work: AtomicUsize,
     /// The plans of recent equal-length batches ([`plan_memo`]).
     plans: PlanMemo,
     /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`]): 0 one after the other, `k + 1` lane
@@ -103,6 +111,8 @@ impl<A: Registered> Slot<A> {
             lock: AtomicBool::new(false),
             ladder: Published::new(),
             costs: Published::new(),
+            estimates: Published::new(),
+            work: AtomicUsize::new(0),
             plans: PlanMemo::new(),
             chains: Published::new(),
             algorithm: PhantomData,
@@ -117,12 +127,13 @@ impl<A: Registered> Slot<A> {
     }
 
     fn lock(&self) -> Guard<'_> {
+        let mut tries = 0;
         while self
             .lock
             .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
             .is_err()
         {
-            core::hint::spin_loop();
+            back_off(&mut tries);
         }
         Guard(&self.lock)
     }
@@ -213,6 +224,19 @@ impl<A: Registered> Slot<A> {
     }
 }
 
+/// One wait for a writer that holds the slot's lock or a claim for a while (microseconds: a
+/// probe, a registry read): spins at first, then yields the core, so that a holder preempted
+/// on the same core runs again rather than waiting out the spinners' time slices.
+fn back_off(tries: &mut u32) {
+    *tries += 1;
+    #[cfg(feature = "std")]
+    if *tries > 64 {
+        std::thread::yield_now();
+        return;
+    }
+    core::hint::spin_loop();
+}
+
 /// Releases the slot's lock when dropped.
 struct Guard<'a>(&'a AtomicBool);
 
@@ -252,6 +276,11 @@ impl<A: Registered> Dispatch for Slot<A> {
     }
 
     fn batch_costs(&self) -> BatchCosts {
+        crate::batch::audit::costs::<A>()
+    }
+
+    fn calibrate(&self) -> BatchCosts {
+        crate::batch::calibrate::measure_now::<A>();
         crate::batch::audit::costs::<A>()
     }
 
@@ -355,14 +384,16 @@ pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
 #[inline(never)]
 fn first_ladder<A: Registered>() -> &'static Ladder<A> {
     let cell = &A::slot().ladder;
+    let mut tries = 0;
     loop {
         if let Some(ladder) = cell.get_ref() {
             return ladder;
         }
         match cell.claim() {
             Some(claim) => claim.publish(Ladder::of(A::ALGORITHM, cpu_features())),
-            // Another thread is reading the registry (well under a microsecond).
-            None => core::hint::spin_loop(),
+            // Another thread is reading the registry (well under a microsecond, unless it
+            // was preempted).
+            None => back_off(&mut tries),
         }
     }
 }
@@ -443,6 +474,16 @@ pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
 /// Where the batch planner's costs of `A` are published once measured.
 pub(crate) fn costs<A: Registered>() -> &'static Published<(Costs, bool)> {
     &A::slot().costs
+}
+
+/// Where the declared estimates of `A`'s batch costs are kept once worked out.
+pub(crate) fn estimates<A: Registered>() -> &'static Published<Costs> {
+    &A::slot().estimates
+}
+
+/// The predicted nanoseconds of batch work `A` has planned on the estimates so far.
+pub(crate) fn batch_work<A: Registered>() -> &'static AtomicUsize {
+    &A::slot().work
 }
 
 /// The plans of `A`'s recent equal-length batches.
@@ -652,7 +693,7 @@ mod tests {
     fn a_published_value_is_claimed_once_and_read_whole() {
         let cell: Published<[u64; 8]> = Published::new();
         let barrier = std::sync::Barrier::new(16);
-        let claims = std::sync::atomic::AtomicUsize::new(0);
+        let claims = AtomicUsize::new(0);
         std::thread::scope(|scope| {
             for t in 0..16u64 {
                 let (cell, barrier, claims) = (&cell, &barrier, &claims);

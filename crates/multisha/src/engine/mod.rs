@@ -41,6 +41,9 @@ pub use function::Function;
 pub(crate) use function::FunctionInfo;
 pub use multisha_contract::{CpuFeatures, Feature, MaskError, Schedule};
 pub use pinned::{Pinned, PinnedMany};
-pub use plan::{BatchCosts, BatchPlan, KernelCost, PlanStage, batch_costs, batch_plan};
+pub use plan::{
+    BatchCosts, BatchPlan, KernelCost, PlanStage, batch_costs, batch_plan, calibrate,
+    calibrate_var_error,
+};
 pub use select::{Reason, Selection, choose, choose_many, lookup};
 pub use variant::{Interface, Variant};

@@ -150,10 +150,30 @@ impl fmt::Display for BatchPlan {
     }
 }
 
-/// The costs `algorithm`'s batch planner uses now (measuring them first, if this is the
-/// first batch call of the process and measuring is on).
+/// The costs `algorithm`'s batch planner uses now: the declared estimates until they are
+/// measured (once the process's batch work makes measuring cheap beside it, or on request by
+/// [`calibrate`]), or for good with measuring off. Never measures.
 pub fn batch_costs(algorithm: Algorithm) -> BatchCosts {
     algorithm.0.dispatch.batch_costs()
+}
+
+/// Measures `algorithm`'s batch costs now, if they are not measured yet, and returns the costs
+/// the planner uses from now on (FFTW's "measure on request"): for a program that batches
+/// from its start, or an auditor. Takes up to 2 ms, once per process. Returns the estimates
+/// where measuring is off (`MULTISHA_CALIBRATE=0`, a build without `std`) or while another
+/// thread is measuring (nobody waits for it).
+pub fn calibrate(algorithm: Algorithm) -> BatchCosts {
+    algorithm.0.dispatch.calibrate()
+}
+
+/// Why the value of `MULTISHA_CALIBRATE` was refused, if it was (then measuring stays on): it
+/// takes `0`, `off`, `false` or `no` to turn measuring off, `1`, `on`, `true` or `yes` (or
+/// nothing) to leave it on, in any case. Always `None` without the `std` feature.
+pub fn calibrate_var_error() -> Option<&'static str> {
+    #[cfg(feature = "std")]
+    return crate::batch::calibrate::setting().err();
+    #[cfg(not(feature = "std"))]
+    None
 }
 
 /// The plan the batch functions of `algorithm` (`sha256_many`, ...) would run for messages of
