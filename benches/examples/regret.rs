@@ -6,8 +6,11 @@
 //! (else 25); each ratio is the median of the rounds' paired ratios, so more rounds steady it
 //! on a busy machine. `--processes P` runs the grid in `P` processes one after the other and
 //! prints, per shape, the median and the worst of their ratios: each process measures the
-//! kernels' costs anew at its first batch call, as every program using the library does, so
-//! the median is what a program meets typically, the worst what it meets in an unlucky one.
+//! kernels' costs anew before its grid (`engine::calibrate`), as every program that batches
+//! for a while does, so the median is what a program meets typically, the worst what it
+//! meets in an unlucky one. Each algorithm's summary line gives the worst regret and the
+//! worst against a loop of one-shot calls, the cells over each goal (1.05 and 1.03) and the
+//! geometric means.
 
 use multisha::engine::{Algorithm, calibrate};
 use multisha_benches::timing::Stat;

@@ -12,8 +12,8 @@
 //!   multi-lane kernels (AVX-512 16 lanes, AVX2 8, SHA-NI 2 and 4 streams, ARMv8 2 streams)
 //!   that hash several messages at once; any number of messages of any lengths. Each batch
 //!   is planned: which kernels run which messages is the plan of least predicted time by
-//!   the kernels' costs, measured on the running CPU at the first batch call
-//!   ([`engine::batch_costs`], [`engine::batch_plan`]).
+//!   the kernels' costs, declared and then measured on the running CPU once the batch work
+//!   pays for it ([`engine::batch_costs`], [`engine::batch_plan`], [`engine::calibrate`]).
 //! * [`pbkdf2_hmac_sha256`], [`pbkdf2_hmac_sha1`], ... and a constant-time
 //!   [`pbkdf2_hmac_sha256_verify`] next to each: PBKDF2-HMAC with the keyed states computed
 //!   once and every iteration in the kernel's own loop, the state kept in its registers.

@@ -4,7 +4,7 @@
 //! Three parts, each in its own file:
 //! * the cost model ([`kernels`], [`calibrate`]): every lane kernel the CPU runs and the
 //!   single-message kernel, each with a cost per use, call, step and message, declared as an
-//!   estimate and measured on the running CPU at the first batch call;
+//!   estimate and measured on the running CPU once the batch work pays for it;
 //! * the planner ([`planner`], over the batch's [`shape`]): a pure function of the costs and
 //!   the message lengths that picks the plan of least predicted time;
 //! * the executor ([`executor`]): runs the plan's stages on the lanes or one by one.

@@ -20,6 +20,12 @@
 //! lanes drain (longest-first list scheduling), and never fewer than the longest message's;
 //! with about one call per segment (a call ends when any lane's segment does). One by one,
 //! every message costs one call per segment and one step per block.
+//!
+//! The planning budget: the search (the last window read and sorted, every split predicted,
+//! the lanes simulated) runs only where it costs at most [`PLANNING_SHARE`] of the batch's
+//! predicted time; a smaller ragged batch takes the [`estimate`] from its totals, a few
+//! nanoseconds a lane kernel, and the smallest go one by one on a sum of their blocks
+//! ([`Costs::few_blocks`]). Equal batches need no reading; their plans are remembered.
 
 use super::executor::MIN_ROTATION_BLOCKS;
 use super::shape::{Shape, Tail, grouped};

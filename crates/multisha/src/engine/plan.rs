@@ -33,9 +33,10 @@ impl fmt::Display for KernelCost {
     }
 }
 
-/// The costs an algorithm's batch planner uses now: measured on this CPU at the first batch
-/// call, or the kernels' declared estimates (before it, while another thread measures, with
-/// `MULTISHA_CALIBRATE=0`, or without the `std` feature).
+/// The costs an algorithm's batch planner uses now: measured on this CPU (once the process's
+/// batch work pays for measuring, or on request by [`calibrate`]), or the kernels' declared
+/// estimates (before that, while another thread measures, with `MULTISHA_CALIBRATE=0`, or
+/// without the `std` feature).
 #[derive(Debug, Clone, Copy)]
 pub struct BatchCosts {
     /// The algorithm.
