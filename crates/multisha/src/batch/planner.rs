@@ -62,7 +62,7 @@ pub(crate) struct Costs {
     savings: [(f32, f32); MAX_KERNELS],
     /// Batches of `n` messages and at most `one_by_one_blocks[n.min(MAX_LANES)]` blocks go one
     /// by one: no lane kernel can win back its set-up on them, with at most `n` of its lanes
-    /// filled ([`Costs::surely_one_by_one`]).
+    /// filled ([`Costs::few_blocks`]).
     one_by_one_blocks: [usize; MAX_LANES + 1],
 }
 
@@ -110,41 +110,12 @@ impl Costs {
         }
     }
 
-    /// Whether a batch of `shape` has so few blocks in all that one by one wins (as
-    /// [`Costs::surely_one_by_one`] decides, from the totals already counted).
+    /// Whether a batch of `shape` has so few blocks in all that one by one wins, which
+    /// [`one_by_one_wins`] would find too: the smallest batches' plan from their totals, one
+    /// compare (with no lane kernel the threshold is `usize::MAX`: every batch).
     #[inline]
     pub(crate) fn few_blocks(&self, shape: &Shape) -> bool {
         shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
-    }
-
-    /// Whether `count` messages of `lens` bytes (blocks of `block_len` bytes, a power of two;
-    /// length fields of `length_bytes`) have so few blocks in all that one by one wins, which
-    /// [`one_by_one_wins`] would find too: the smallest batches' plan for a few adds, before
-    /// their [`Shape`] is worked out or their lengths compared. The sum stops once past the
-    /// threshold, so a large batch pays a few adds for it too.
-    #[cfg(test)]
-    #[inline]
-    pub(crate) fn surely_one_by_one(
-        &self,
-        count: usize,
-        lens: impl Fn(usize) -> usize,
-        block_len: usize,
-        length_bytes: usize,
-    ) -> bool {
-        let most = self.one_by_one_blocks[count.min(MAX_LANES)];
-        if most == usize::MAX {
-            // No lane kernel ever pays: no need to count.
-            return true;
-        }
-        let mut blocks = 0usize;
-        for i in 0..count {
-            let (each, _) = super::shape::message_blocks(lens(i), block_len, length_bytes);
-            blocks = blocks.saturating_add(each);
-            if blocks > most {
-                return false;
-            }
-        }
-        true
     }
 
     /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.
@@ -365,9 +336,19 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
     let steps = match part.known {
         // Few messages a lane, where the bound overshoots most and simulating costs least.
         Some((from, to)) if to - from <= 2 * lanes => ragged_steps(tail, from, to, lanes),
-        _ => (per_lane(part.blocks - part.last, lanes).saturating_add(part.last)).max(part.longest),
+        _ => ragged_bound(part.blocks, part.last, part.longest, lanes),
     };
     cost.time(part.segments.min(steps), steps, 0, part.count)
+}
+
+/// The steps of ragged messages of `blocks` blocks in all, the last to start (the shortest)
+/// of `last` and the longest of `longest`, on `lanes` lanes, bounded where the planner does not
+/// see every message: an even share of all but the last, plus the last's blocks as the lanes
+/// drain (longest-first list scheduling), never fewer than the longest's.
+fn ragged_bound(blocks: usize, last: usize, longest: usize, lanes: usize) -> usize {
+    per_lane(blocks - last, lanes)
+        .saturating_add(last)
+        .max(longest)
 }
 
 /// The steps the executor takes for tail messages `from..to` (start order: longest first, not
@@ -555,11 +536,12 @@ pub(crate) fn estimate(costs: &Costs, shape: &Shape) -> Plan {
     );
     let mut best = one_by_one;
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
-        // As `lanes_time` predicts ragged messages it does not see.
+        // All at once (the longest's steps) where the lanes hold them all, else bounded as
+        // `lanes_time` bounds ragged messages it does not see.
         let steps = if count <= width {
             longest
         } else {
-            (per_lane(blocks - shortest, width).saturating_add(shortest)).max(longest)
+            ragged_bound(blocks, shortest, longest, width)
         };
         let whole = cost.time(segments.min(steps), steps, 0, count);
         if whole < best.predicted {
@@ -935,7 +917,7 @@ mod tests {
                     );
                 }
                 // The shortcuts must never skip a plan the search would choose.
-                let surely = costs.surely_one_by_one(count, |i| lens[i], 64, 8);
+                let surely = costs.few_blocks(&shape.0);
                 if surely || one_by_one_wins(&costs, &shape.0).is_some() {
                     let searched = search(&costs, &shape.0, &shape.1);
                     assert!(
@@ -1074,7 +1056,7 @@ mod tests {
         let mut costs = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
         costs.push(2, Cost::new(100.0, 12.0, 40.0));
         assert_eq!(costs.one_by_one_blocks[MAX_LANES], 5);
-        let blocks = |lens: &[usize]| costs.surely_one_by_one(lens.len(), |i| lens[i], 64, 8);
+        let blocks = |lens: &[usize]| costs.few_blocks(&Shape::new(lens.len(), |i| lens[i], 64, 8));
         assert!(blocks(&[0; 5]));
         assert!(!blocks(&[0; 6]));
         // 64 B: two blocks each.
@@ -1082,7 +1064,7 @@ mod tests {
         assert!(!blocks(&[64, 64, 64]));
         // No lane kernel: every batch.
         let alone = Costs::single_only(Cost::new(0.0, 12.0, 31.0));
-        assert!(alone.surely_one_by_one(3, |_| 1 << 20, 64, 8));
+        assert!(alone.few_blocks(&Shape::new(3, |_| 1 << 20, 64, 8)));
     }
 
     #[test]
@@ -1096,12 +1078,12 @@ mod tests {
         assert_eq!(costs.one_by_one_blocks[MAX_LANES], 3);
         assert_eq!(costs.one_by_one_blocks[2], 8);
         let two = [200, 200];
-        assert!(costs.surely_one_by_one(2, |i| two[i], 64, 8));
+        assert!(costs.few_blocks(&Shape::new(2, |i| two[i], 64, 8)));
         let shape = Shape::new(2, |i| two[i], 64, 8);
         assert!(one_by_one_wins(&costs, &shape).is_some());
         // Four such messages (16 blocks) may pay; sixteen of one block may too.
-        assert!(!costs.surely_one_by_one(4, |_| 200, 64, 8));
-        assert!(!costs.surely_one_by_one(16, |_| 0, 64, 8));
+        assert!(!costs.few_blocks(&Shape::new(4, |_| 200, 64, 8)));
+        assert!(!costs.few_blocks(&Shape::new(16, |_| 0, 64, 8)));
     }
 
     #[test]
@@ -1113,14 +1095,14 @@ mod tests {
         costs.push(2, Cost::new(100.0, 0.0, 62.0).per_message(5.0));
         assert_eq!(costs.one_by_one_blocks[MAX_LANES], 2);
         let four = [0; 4];
-        assert!(!costs.surely_one_by_one(4, |i| four[i], 64, 8));
+        assert!(!costs.few_blocks(&Shape::new(4, |i| four[i], 64, 8)));
         let plan = plan_of(&costs, &four);
         assert!(
             plan.stages().all(|s| s.runner == Runner::Lanes(0)),
             "{plan}"
         );
         // Two such messages: 142 one by one, 100 + 62 + 10 on the lanes.
-        assert!(costs.surely_one_by_one(2, |_| 0, 64, 8));
+        assert!(costs.few_blocks(&Shape::new(2, |_| 0, 64, 8)));
     }
 
     #[test]
