@@ -25,6 +25,10 @@ use crate::std_fds;
 /// mapping would save the copy, but a file truncated while mapped kills the process with
 /// SIGBUS.)
 const CHUNK: usize = 256 * 1024;
+/// The first read of an input: most small files fit, and a whole chunk's buffer is zeroed
+/// first (its 64 pages faulted in: a tenth of the life of a process that hashes one small
+/// file).
+const FIRST_READ: usize = 16 * 1024;
 /// Past this many bytes an input is read on a helper thread while it is hashed (starting
 /// that thread costs far less than hashing this much).
 const READAHEAD_AFTER: usize = 4 << 20;
@@ -59,8 +63,15 @@ thread_local! {
 /// hasher).
 fn read_or_hash(kind: Kind, r: &mut (dyn Read + Send), progress: &Progress) -> io::Result<Read1> {
     BUF.with_borrow_mut(|buf| {
-        buf.resize(CHUNK, 0);
-        let n = fill(r, buf)?;
+        // The buffer grows to a whole chunk only for an input that fills the first read.
+        if buf.len() < FIRST_READ {
+            buf.resize(FIRST_READ, 0);
+        }
+        let mut n = fill(r, &mut buf[..FIRST_READ])?;
+        if n == FIRST_READ {
+            buf.resize(CHUNK, 0);
+            n += fill(r, &mut buf[FIRST_READ..])?;
+        }
         progress.inc(n);
         if n <= SMALL && n < buf.len() {
             return Ok(Read1::Small(buf[..n].to_vec()));
@@ -220,50 +231,91 @@ pub(crate) fn group<'a>(
     })
 }
 
+/// At most this many inputs, of at most [`HERE_BYTES`] in all, are hashed on the calling
+/// thread ([`threads_pay`]).
+const HERE_INPUTS: usize = 64;
+/// See [`HERE_INPUTS`]: about half a millisecond of hashing on one core, what starting the
+/// feeder and the pool costs a process (measured: `multisha sha256sum` on one small file took
+/// 1.6 ms of wall time with them, GNU `sha256sum` 0.9 ms).
+const HERE_BYTES: u64 = 1 << 20;
+
+/// Whether hashing `names` on threads (the feeder and the pool) pays: two inputs or more
+/// (one input is hashed on one thread either way), and more than [`HERE_INPUTS`] of them or
+/// more than [`HERE_BYTES`] in all, from their sizes (a stat each; an input of unknown size,
+/// standard input or a pipe, counts as large; a missing file as empty, its error is cheap).
+pub(crate) fn threads_pay(names: &[&[u8]]) -> bool {
+    if names.len() < 2 {
+        return false;
+    }
+    if names.len() > HERE_INPUTS {
+        return true;
+    }
+    let mut total = 0u64;
+    for name in names {
+        let size = if *name == b"-" {
+            None
+        } else {
+            match std::fs::metadata(OsStr::from_bytes(name)) {
+                Ok(meta) => meta.is_file().then_some(meta.len()),
+                Err(_) => Some(0),
+            }
+        };
+        total += size.unwrap_or(HERE_BYTES + 1);
+        if total > HERE_BYTES {
+            return true;
+        }
+    }
+    false
+}
+
 /// Hashing mode: prints one line per file; returns whether all files could be read.
 pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
     let progress = Progress::new(o.progress);
-    count_sizes(&progress, o.files.iter().map(|f| f.as_bytes()));
+    let names: Vec<&[u8]> = o.files.iter().map(|f| f.as_bytes()).collect();
+    count_sizes(&progress, names.iter().copied());
     let mut ok = true;
     let mut line = Vec::with_capacity(256);
-    ordered::run(
-        group(o.files.iter().map(|f| f.as_bytes())),
-        |work| hash_work(o.kind, work, &progress),
-        |event| {
-            let (work, results) = match event {
-                Event::Waiting => {
-                    // Nothing to print for a while: let what is ready be seen (or find that
-                    // nobody reads it any more).
-                    out.flush();
-                    return out.keep_going();
-                }
-                Event::Ready(work, results) => (work, results.unwrap_or_default()),
-            };
-            for (name, result) in work.names().iter().zip(results) {
-                match result {
-                    Ok(digest) => {
-                        line.clear();
-                        let binary = o.binary == Some(true);
-                        output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
-                        out.write(&line);
-                    }
-                    Err(e) => {
-                        ok = false;
-                        // Keep stdout and stderr in order when both go to the same place.
-                        out.flush();
-                        diag!(
-                            "{}: {}: {}",
-                            o.prog,
-                            output::quotef(name),
-                            output::strerror(&e)
-                        );
-                    }
-                }
-                out.keep_going()?;
+    let items = group(names.iter().copied());
+    let work = |work: &Work<'_>| hash_work(o.kind, work, &progress);
+    let consume = |event: Event<Work<'_>, Vec<io::Result<Vec<u8>>>>| {
+        let (work, results) = match event {
+            Event::Waiting => {
+                // Nothing to print for a while: let what is ready be seen (or find that
+                // nobody reads it any more).
+                out.flush();
+                return out.keep_going();
             }
-            ControlFlow::Continue(())
-        },
-    );
+            Event::Ready(work, results) => (work, results.unwrap_or_default()),
+        };
+        for (name, result) in work.names().iter().zip(results) {
+            match result {
+                Ok(digest) => {
+                    line.clear();
+                    let binary = o.binary == Some(true);
+                    output::sum_line(&mut line, o.kind, &digest, name, o.tag, binary, o.zero);
+                    out.write(&line);
+                }
+                Err(e) => {
+                    ok = false;
+                    // Keep stdout and stderr in order when both go to the same place.
+                    out.flush();
+                    diag!(
+                        "{}: {}: {}",
+                        o.prog,
+                        output::quotef(name),
+                        output::strerror(&e)
+                    );
+                }
+            }
+            out.keep_going()?;
+        }
+        ControlFlow::Continue(())
+    };
+    if threads_pay(&names) {
+        ordered::run(items, work, consume);
+    } else {
+        ordered::run_here(items, work, consume);
+    }
     progress.finish();
     ok && !out.broken_pipe()
 }
@@ -272,6 +324,28 @@ pub(crate) fn run_sum(o: &Options, out: &mut Out) -> bool {
 mod tests {
     use super::*;
     use crate::kind::Tool;
+
+    /// Threads only where they can pay: two inputs or more, and many of them or many bytes
+    /// (an input of unknown size counting as many).
+    #[test]
+    fn threads_only_for_many_inputs_or_many_bytes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let small = dir.path().join("small").into_os_string();
+        let large = dir.path().join("large").into_os_string();
+        std::fs::write(&small, [1u8; 100]).expect("write");
+        std::fs::write(&large, vec![2u8; HERE_BYTES as usize]).expect("write");
+        let missing = dir.path().join("missing").into_os_string();
+        let (small, large, missing) = (small.as_bytes(), large.as_bytes(), missing.as_bytes());
+        assert!(!threads_pay(&[]));
+        assert!(!threads_pay(&[large]));
+        assert!(!threads_pay(&[b"-"]));
+        assert!(!threads_pay(&[small; 5]));
+        assert!(!threads_pay(&[small, missing, small]));
+        assert!(!threads_pay(&[small; HERE_INPUTS]));
+        assert!(threads_pay(&[small; HERE_INPUTS + 1]));
+        assert!(threads_pay(&[large, small]));
+        assert!(threads_pay(&[small, b"-"]));
+    }
 
     /// Small regular files are grouped (up to `GROUP` in a row), anything else stands alone:
     /// a large file, a missing file, standard input.

@@ -68,6 +68,34 @@ where
     });
 }
 
+/// [`run`] on the calling thread, one item after the other: for a few small inputs, where
+/// starting the feeder and the pool would cost more than the work (a few hundred
+/// microseconds of a process that lives about a millisecond). Before work that may block
+/// ([`Place::Feeder`]: standard input) the consumer is told [`Event::Waiting`], so what is
+/// ready is seen first.
+pub(crate) fn run_here<T, R, I, W, C>(items: I, work: W, mut consume: C)
+where
+    I: Iterator<Item = (T, Place)>,
+    W: Fn(&T) -> R,
+    C: FnMut(Event<T, R>) -> ControlFlow<()>,
+{
+    for (item, place) in items {
+        let result = match place {
+            Place::Nothing => None,
+            Place::Feeder => {
+                if consume(Event::Waiting).is_break() {
+                    return;
+                }
+                Some(work(&item))
+            }
+            Place::Pool => Some(work(&item)),
+        };
+        if consume(Event::Ready(item, result)).is_break() {
+            return;
+        }
+    }
+}
+
 fn feed<T, R, I, W>(
     items: I,
     work: &W,
@@ -189,6 +217,31 @@ mod tests {
         let want: Vec<_> = (0..n).map(|i| (i, (i % 5 != 0).then_some(i * 2))).collect();
         assert_eq!(got, want);
         assert!(collect(0, |_| Place::Pool).is_empty());
+    }
+
+    /// On the calling thread, results come in order too, and a break stops at once.
+    #[test]
+    fn run_here_hands_back_in_order_and_stops_on_break() {
+        let mut got = Vec::new();
+        let mut waits = 0;
+        run_here(
+            (0..10).map(|i| (i, [Place::Pool, Place::Feeder, Place::Nothing][i % 3])),
+            |&i| i * 2,
+            |e| {
+                match e {
+                    Event::Ready(i, r) => got.push((i, r)),
+                    Event::Waiting => waits += 1,
+                }
+                if got.len() == 8 {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        let want: Vec<_> = (0..8).map(|i| (i, (i % 3 != 2).then_some(i * 2))).collect();
+        assert_eq!(got, want);
+        // Before each standard-input item (1, 4, 7).
+        assert_eq!(waits, 3);
     }
 
     #[test]

@@ -133,10 +133,11 @@ cpufeatures::new!(probe_sha2, "sha2");
 #[cfg(target_arch = "aarch64")]
 cpufeatures::new!(probe_sha3, "sha3");
 
-/// x86-64: every feature from one pass of `cpuid` (leaves 0, 1 and 7) and one `xgetbv`.
+/// x86-64: every feature from one pass of `cpuid` (leaves 1 and 7) and one `xgetbv`.
 /// Under a hypervisor each `cpuid` traps (4-7 us on the AMD EPYC virtual machine measured);
 /// `cpufeatures` asks three leaves per feature, so probing the ten features one by one cost
-/// 27 of them, 118-127 us of a process's first hash.
+/// 27 of them, 118-127 us of a process's first hash. Leaf 0 (the highest leaf) is not asked:
+/// a CPU with XSAVE has leaf 13 (XSAVE's own), so leaf 7 exists wherever XSAVE is reported.
 #[cfg(target_arch = "x86_64")]
 mod x86_probe {
     use super::{CpuFeatures, Feature};
@@ -170,11 +171,12 @@ mod x86_probe {
 
     /// The features `cpuid` reports and the OS has enabled.
     pub(super) fn detect() -> CpuFeatures {
-        let max_leaf = __cpuid(0).eax;
         let leaf1 = __cpuid(1);
-        // Leaf 7 only where the CPU has it: past the highest leaf, Intel CPUs answer with the
-        // highest leaf's data.
-        let leaf7_ebx = if max_leaf >= 7 {
+        // Leaf 7 only where the CPU surely has it (past the highest leaf, Intel CPUs answer
+        // with the highest leaf's data): XSAVE (leaf 1, ECX bit 26) is enumerated by leaf 13,
+        // so the highest leaf is 13 or more. Every CPU with AVX has XSAVE; one that hid XSAVE
+        // and had SHA would lose SHA here, never gain a feature it lacks.
+        let leaf7_ebx = if leaf1.ecx & (1 << 26) != 0 {
             __cpuid_count(7, 0).ebx
         } else {
             0

@@ -399,3 +399,140 @@ fn plans_of_lengths_no_slice_can_have_do_not_overflow() {
         }
     }
 }
+
+/// Where the plan the auditor is shown ([`engine::batch_plan`](crate::engine::batch_plan))
+/// has a lane stage, the dispatched batch function runs one, and where it has none, none
+/// runs: a path that sent every batch one by one (or lanes the planner rejected) would pass
+/// every digest test. Batches large enough that the estimates are worked out at once, on
+/// costs measured (or, with measuring off, estimated) before.
+#[test]
+fn dispatched_batches_reach_the_lanes_where_the_plan_has_them() {
+    fn case<H: HashFunction>(len: usize) -> bool {
+        // Costs settled first: measuring, were it due in the middle, would re-plan the batch.
+        crate::engine::calibrate(H::algorithm());
+        let data = std::vec![0x5au8; len];
+        let messages: std::vec::Vec<&[u8]> = (0..64).map(|i| &data[i..]).collect();
+        let lengths: std::vec::Vec<usize> = messages.iter().map(|m| m.len()).collect();
+        let plan = crate::engine::batch_plan(H::algorithm(), &lengths);
+        let planned = plan.stages().any(|stage| stage.lanes > 1);
+        let mut digests = std::vec![H::ZERO; messages.len()];
+        let before = crate::batch::executor::LANE_STAGES.with(core::cell::Cell::get);
+        crate::batch::hash_many::<H, _, _>(&messages[..], &mut digests[..]);
+        let ran = crate::batch::executor::LANE_STAGES.with(core::cell::Cell::get) > before;
+        assert_eq!(ran, planned, "{}: {plan}", H::OUTPUT.name);
+        ran
+    }
+    let lanes = [
+        case::<crate::Sha1>(4096),
+        case::<crate::Sha256>(4096),
+        case::<crate::Sha512>(4096),
+        case::<crate::Sha384>(8192),
+    ];
+    // Where the CPU runs a lane kernel for a function (unpinned), long batches plan on it:
+    // then the check above saw a lane stage run.
+    for (lanes, algorithm) in lanes.iter().zip([
+        crate::engine::Algorithm::Sha1,
+        crate::engine::Algorithm::Sha256,
+        crate::engine::Algorithm::Sha512,
+        crate::engine::Algorithm::Sha512,
+    ]) {
+        let many = crate::engine::active_many(algorithm);
+        if many.variant.lanes() > 1 {
+            assert!(*lanes, "{algorithm}: {many}, yet no lane stage ran");
+        }
+    }
+}
+
+/// The planner's plans for random cost tables, run through the executor on the CPU's real
+/// kernels, give RustCrypto's digests: plans no measured table happens to produce (odd stage
+/// splits, lanes the costs favour wildly or shun) run right too, not only the planner's
+/// model checked against itself. SHA-1, SHA-256 and SHA-512, equal and ragged lengths, 1-300
+/// messages.
+#[test]
+fn plans_of_random_cost_tables_give_rustcrypto_digests() {
+    use crate::batch::planner::{self, Costs, Runner};
+    use crate::batch::shape::Shape;
+    use multisha_contract::{BlockBytes, Compression, Cost};
+
+    fn cases<H: HashFunction>(seed: u64)
+    where
+        H::Compression: Reference,
+    {
+        let block_len = <multisha_contract::Block<H::Compression> as BlockBytes>::LEN;
+        let length_bytes = <H::Compression as Compression>::LENGTH_BYTES;
+        let data: std::vec::Vec<u8> = (0..20_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+            .collect();
+        let mut rng = harness::TestRng::new(seed);
+        let ladder = crate::engine::dispatch::ladder::<H::Compression>();
+        let single = crate::engine::dispatch::current::<H::Compression>();
+        let cost = |rng: &mut harness::TestRng, setup: usize| {
+            Cost::new(
+                rng.below(setup + 1) as f32,
+                rng.below(60) as f32,
+                1.0 + rng.below(600) as f32,
+            )
+            .per_message(rng.below(30) as f32)
+            .per_ragged_message(rng.below(40) as f32)
+        };
+        let (mut on_lanes, mut one_by_one) = (0, 0);
+        for round in 0..150 {
+            let mut costs = Costs::single_only(cost(&mut rng, 0));
+            for k in 0..ladder.len() {
+                costs.push(ladder.kernel(k).lanes, cost(&mut rng, 400));
+            }
+            let count = 1 + rng.below([8, 40, 300][round % 3]);
+            let most = [200, 1100, 9000][rng.below(3)];
+            let first = rng.below(most + 1);
+            let lens: std::vec::Vec<usize> = (0..count)
+                .map(|_| match round % 4 {
+                    0 => first,
+                    _ => rng.below(most + 1),
+                })
+                .collect();
+            let messages: std::vec::Vec<&[u8]> = lens
+                .iter()
+                .enumerate()
+                .map(|(i, &len)| &data[i % 97..][..len])
+                .collect();
+            let shape = Shape::new(count, |i| lens[i], block_len, length_bytes);
+            let plan = planner::plan_ragged(&costs, &shape, |i| lens[i], block_len, length_bytes);
+            if plan.stages().any(|s| matches!(s.runner, Runner::Lanes(_))) {
+                on_lanes += 1;
+            } else {
+                one_by_one += 1;
+            }
+            let mut digests = std::vec![H::ZERO; count];
+            // SAFETY: the ladder's kernels and the single-message kernel come from the
+            // dispatcher, which checked that the CPU runs them.
+            unsafe {
+                crate::batch::executor::execute::<H, _, _>(
+                    &plan,
+                    &ladder,
+                    single,
+                    &messages[..],
+                    &mut digests[..],
+                )
+            };
+            for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
+                assert_eq!(
+                    digest.as_ref(),
+                    H::Compression::digest(H::OUTPUT.id, message).as_slice(),
+                    "{}: plan {plan} of {costs:?}, message {i} of {lens:?}",
+                    H::OUTPUT.name,
+                );
+            }
+        }
+        assert!(
+            one_by_one > 0,
+            "{}: no table planned one by one",
+            H::OUTPUT.name
+        );
+        if ladder.len() > 0 {
+            assert!(on_lanes > 0, "{}: no table planned lanes", H::OUTPUT.name);
+        }
+    }
+    cases::<crate::Sha1>(0xc0575);
+    cases::<crate::Sha256>(0xc0576);
+    cases::<crate::Sha512>(0xc0577);
+}

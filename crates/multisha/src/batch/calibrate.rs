@@ -7,7 +7,9 @@
 //! predicted time one by one ([`account`]); when the count, this batch's included, reaches
 //! [`WORK_PER_MEASUREMENT`] times the budget (100 ms), the batch's caller measures, before its
 //! batch is planned again with the measured costs. [`measure_now`] measures on request
-//! (`engine::calibrate`).
+//! (`engine::calibrate`). Before that, the estimates themselves are worked out only once the
+//! batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]):
+//! until then batches go one by one ([`costs_for`]).
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
@@ -36,9 +38,10 @@
 #[cfg(feature = "std")]
 use super::kernels::Ladder;
 use super::planner::Costs;
+use super::shape::Shape;
 use crate::engine::dispatch;
 use crate::hash_function::Registered;
-use core::sync::atomic::Ordering;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 /// The environment variable that turns measuring off (`0`, `off`, `false`, `no`) or leaves it
 /// on (`1`, `on`, `true`, `yes`; unset). Any other value is refused: measuring stays on, and
@@ -68,6 +71,64 @@ pub(crate) fn costs_in<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Co
         Some((costs, measured)) => (costs, *measured),
         None => unmeasured::<A>(first),
     }
+}
+
+/// Until the declared estimates are worked out, a batch whose predicted time one by one (by
+/// the single-message kernel's declared cost) is under this many nanoseconds goes one by one
+/// without them, unless the batch work so far reaches [`ESTIMATES_FOR_WORK_NS`]: working them
+/// out reads the registry and fills the planner's tables, a few microseconds the first time
+/// (every line of it cold), which a process's first batch of a few short messages would pay
+/// several times over. A batch this large can gain more than that on the lanes.
+pub(crate) const ESTIMATES_FOR_BATCH_NS: f32 = 20_000.0;
+
+/// The batch work, predicted one by one, after which the estimates are worked out whatever
+/// the batch: a hundredth of it pays for them.
+pub(crate) const ESTIMATES_FOR_WORK_NS: usize = 200_000;
+
+/// The costs the planner of `A` uses for a batch of `shape`, as [`costs_in`] says, or `None`
+/// where the batch goes one by one because the estimates are not worked out yet and the
+/// batch and the work so far are too small to pay for them ([`ESTIMATES_FOR_BATCH_NS`]).
+#[inline]
+pub(crate) fn costs_for<'a, A: Registered>(
+    shape: &Shape,
+    first: &'a mut Option<(Costs, bool)>,
+) -> Option<(&'a Costs, bool)> {
+    match dispatch::costs::<A>().get_ref() {
+        Some((costs, measured)) => Some((costs, *measured)),
+        None => estimates_for::<A>(shape, first),
+    }
+}
+
+/// [`costs_for`] before the costs are published.
+#[cold]
+#[inline(never)]
+fn estimates_for<'a, A: Registered>(
+    shape: &Shape,
+    first: &'a mut Option<(Costs, bool)>,
+) -> Option<(&'a Costs, bool)> {
+    if let Some(estimates) = dispatch::estimates::<A>().get_ref() {
+        return Some((estimates, false));
+    }
+    let work = dispatch::single_variant::<A>().estimated_cost().time(
+        shape.segments,
+        shape.blocks,
+        shape.count,
+        0,
+    );
+    estimates_due(work, dispatch::batch_work::<A>()).then(|| unmeasured::<A>(first))
+}
+
+/// Whether a batch of `work_ns` (predicted one by one) pays for working out the estimates:
+/// it is large ([`ESTIMATES_FOR_BATCH_NS`]), or the batch work counted in `work`, this
+/// batch's added, reaches [`ESTIMATES_FOR_WORK_NS`]. (The count is the one [`account`] adds
+/// to towards measuring: batch work all the same.)
+fn estimates_due(work_ns: f32, work: &AtomicUsize) -> bool {
+    if work_ns >= ESTIMATES_FOR_BATCH_NS {
+        return true;
+    }
+    let work_ns = work_ns as usize;
+    let before = work.fetch_add(work_ns, Ordering::Relaxed);
+    before.saturating_add(work_ns) >= ESTIMATES_FOR_WORK_NS
 }
 
 /// The costs before measured ones are published: the declared estimates, kept once worked
@@ -127,7 +188,7 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
     if enabled() {
         let claim = cell.claim()?;
         let estimated = dispatch::estimated_costs::<A>();
-        let measured = measure::<A::Main>(dispatch::ladder::<A>(), estimated);
+        let measured = measure::<A::Main>(&dispatch::ladder::<A>(), estimated);
         claim.publish((measured, true));
         return cell.get_ref();
     }
@@ -563,5 +624,27 @@ mod measure {
             let far = Cost::new(0.0, 0.0, 150.0 * 9.0);
             assert_eq!(times(far, 4).fit(estimate, Some(4)), estimate);
         }
+    }
+}
+
+#[cfg(test)]
+mod estimates_tests {
+    use super::*;
+
+    /// A process's small batches wait for their work to add up before the estimates are
+    /// worked out; a large batch has them at once.
+    #[test]
+    fn estimates_are_due_for_a_large_batch_or_once_the_work_adds_up() {
+        let work = AtomicUsize::new(0);
+        for _ in 1..ESTIMATES_FOR_WORK_NS / 1_000 {
+            assert!(!estimates_due(1_000.0, &work));
+        }
+        assert!(
+            estimates_due(1_000.0, &work),
+            "the work reached the threshold"
+        );
+        let fresh = AtomicUsize::new(0);
+        assert!(!estimates_due(ESTIMATES_FOR_BATCH_NS - 1.0, &fresh));
+        assert!(estimates_due(ESTIMATES_FOR_BATCH_NS, &fresh));
     }
 }

@@ -105,7 +105,11 @@ pub(crate) unsafe fn execute<H, M, D>(
     for stage in plan.stages() {
         batch.limit += stage.count;
         match stage.runner {
-            Runner::Lanes(k) => batch.run_level(ladder.kernel(k)),
+            Runner::Lanes(k) => {
+                #[cfg(test)]
+                LANE_STAGES.with(|n| n.set(n.get() + 1));
+                batch.run_level(ladder.kernel(k))
+            }
             Runner::Single => {
                 let mut buffers = OneShot::<H::Compression>::new();
                 while let Some(index) = batch.next_job() {
@@ -120,6 +124,12 @@ pub(crate) unsafe fn execute<H, M, D>(
         }
     }
     batch.wipe();
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// Lane stages this thread's batches ran (tests: whether a batch reached the lanes).
+    pub(crate) static LANE_STAGES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
 /// One message after the other through the single-message kernel. Inlined: on the smallest
@@ -829,43 +839,59 @@ mod tests {
     fn the_planner_counts_the_steps_of_few_ragged_messages_as_the_lanes_run_them() {
         // The planner simulates the lanes of a batch whose messages it all sees (up to 32)
         // instead of bounding them; a simulation that drifts from the executor (rotation, the
-        // refill order) would mislead it without changing a digest.
-        type C = <Sha256 as HashFunction>::Compression;
-        let data = data();
-        let mut rng = multisha_contract::harness::TestRng::new(0x5eed);
-        for lanes in [2, 4, 8, 16] {
-            let kernel = LaneKernel::<C> {
-                lanes,
-                compress: count_steps::<C>,
-                constant: count_constant::<C>,
-                iterate: None,
-            };
-            for round in 0..400 {
-                let count = 2 + rng.below(crate::batch::shape::Shape::TAIL - 1);
-                let most = [300, 3000, 9000, 19_000][round % 4];
-                let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
-                // A few equal lengths among them (groups), never all equal.
-                if round % 3 == 0 {
-                    lens[count / 2] = lens[0];
+        // refill order) would mislead it without changing a digest. For 64-byte blocks
+        // (SHA-256) and 128-byte ones (SHA-512): the rotation's threshold is in blocks.
+        fn cases<H: HashFunction>(seed: u64) {
+            type C<H> = <H as HashFunction>::Compression;
+            let (block_len, length_bytes) = (
+                super::super::block_len::<H>(),
+                super::super::length_bytes::<H>(),
+            );
+            let data = data();
+            let mut rng = multisha_contract::harness::TestRng::new(seed);
+            for lanes in [2, 4, 8, 16] {
+                let kernel = LaneKernel::<C<H>> {
+                    lanes,
+                    compress: count_steps::<C<H>>,
+                    constant: count_constant::<C<H>>,
+                    iterate: None,
+                };
+                for round in 0..400 {
+                    let count = 2 + rng.below(crate::batch::shape::Shape::TAIL - 1);
+                    let most = [300, 3000, 9000, 19_000][round % 4];
+                    let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
+                    // A few equal lengths among them (groups), never all equal.
+                    if round % 3 == 0 {
+                        lens[count / 2] = lens[0];
+                    }
+                    lens[count - 1] = lens[0] + 1;
+                    let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
+                    let mut digests = std::vec![H::ZERO; count];
+                    let mut batch = Batch::<H, _, _>::new(&messages[..], &mut digests[..]);
+                    batch.limit = count;
+                    STEPS.with(|steps| steps.set(0));
+                    batch.run_level(kernel);
+                    let ran = STEPS.with(|steps| steps.get());
+                    let shape = crate::batch::shape::Shape::new(
+                        count,
+                        |i| lens[i],
+                        block_len,
+                        length_bytes,
+                    );
+                    let mut tail = crate::batch::shape::Tail::EQUAL;
+                    shape.tail(&mut tail, |i| lens[i], block_len, length_bytes);
+                    let simulated = crate::batch::planner::ragged_steps(&tail, 0, count, lanes);
+                    assert_eq!(
+                        simulated,
+                        ran,
+                        "{}: {count} messages of {lens:?} on {lanes} lanes",
+                        H::OUTPUT.name
+                    );
                 }
-                lens[count - 1] = lens[0] + 1;
-                let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
-                let mut digests = std::vec![[0u8; 32]; count];
-                let mut batch = Batch::<Sha256, _, _>::new(&messages[..], &mut digests[..]);
-                batch.limit = count;
-                STEPS.with(|steps| steps.set(0));
-                batch.run_level(kernel);
-                let ran = STEPS.with(|steps| steps.get());
-                let shape = crate::batch::shape::Shape::new(count, |i| lens[i], 64, 8);
-                let mut tail = crate::batch::shape::Tail::EQUAL;
-                shape.tail(&mut tail, |i| lens[i], 64, 8);
-                let simulated = crate::batch::planner::ragged_steps(&tail, 0, count, lanes);
-                assert_eq!(
-                    simulated, ran,
-                    "{count} messages of {lens:?} on {lanes} lanes"
-                );
             }
         }
+        cases::<Sha256>(0x5eed);
+        cases::<crate::Sha512>(0x5eed_0512);
     }
 
     #[test]

@@ -67,31 +67,32 @@ where
         return executor::serial::<H, M, D>(single, messages, digests);
     }
     let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
-    let mut first = None;
-    let (costs, measured) = calibrate::costs_in::<H::Compression>(&mut first);
     // Whether the batch goes one by one is settled here, from the totals, in a few adds: the
     // smallest batches hash in about a hundred nanoseconds, where every check ahead of them
     // shows. One by one: too few blocks in all for any lane kernel to win its set-up back,
-    // or an equal shape remembered as one by one. An equal batch's totals need no pass over
+    // an equal shape remembered as one by one, or (in a process's first batches) a batch too
+    // small to pay for working out the estimates. An equal batch's totals need no pass over
     // the messages (the lengths compared, four at a time without a branch); a ragged one's
     // take one.
-    let (shape, known) = if let Some(len) = messages.equal_len() {
-        let shape = Shape::equal(count, len, block_len, length_bytes);
-        if costs.few_blocks(&shape) {
-            return executor::serial::<H, M, D>(single, messages, digests);
-        }
-        let known = dispatch::plan_memo::<H::Compression>().get(&shape, measured);
-        if known.is_some_and(Remembered::one_by_one) {
-            return executor::serial::<H, M, D>(single, messages, digests);
-        }
-        (shape, known)
-    } else {
-        let shape = Shape::new(count, |i| messages.get(i).len(), block_len, length_bytes);
-        if costs.few_blocks(&shape) {
-            return executor::serial::<H, M, D>(single, messages, digests);
-        }
-        (shape, None)
+    let equal = messages.equal_len();
+    let shape = match equal {
+        Some(len) => Shape::equal(count, len, block_len, length_bytes),
+        None => Shape::new(count, |i| messages.get(i).len(), block_len, length_bytes),
     };
+    let mut first = None;
+    let Some((costs, measured)) = calibrate::costs_for::<H::Compression>(&shape, &mut first) else {
+        return executor::serial::<H, M, D>(single, messages, digests);
+    };
+    if costs.few_blocks(&shape) {
+        return executor::serial::<H, M, D>(single, messages, digests);
+    }
+    let known = match equal {
+        Some(_) => dispatch::plan_memo::<H::Compression>().get(&shape, measured),
+        None => None,
+    };
+    if known.is_some_and(Remembered::one_by_one) {
+        return executor::serial::<H, M, D>(single, messages, digests);
+    }
     plan_and_run::<H, M, D>(single, messages, digests, costs, measured, &shape, known);
 }
 
@@ -143,7 +144,7 @@ fn plan_and_run<H, M, D>(
     let ladder = dispatch::ladder::<H::Compression>();
     // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
     // which checked that the CPU runs them.
-    unsafe { executor::execute::<H, M, D>(&plan, ladder, single, messages, digests) }
+    unsafe { executor::execute::<H, M, D>(&plan, &ladder, single, messages, digests) }
 }
 
 /// The digests of `messages` into `digests` on the many-message `variant` alone (a lane
@@ -217,7 +218,7 @@ pub(crate) fn for_every_plan<H: HashFunction>(
     for plan in planner::every_plan_shape(ladder.len(), messages.len()) {
         digests.fill(H::ZERO);
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher.
-        unsafe { executor::execute::<H, _, _>(&plan, ladder, single, messages, &mut digests[..]) };
+        unsafe { executor::execute::<H, _, _>(&plan, &ladder, single, messages, &mut digests[..]) };
         check(&std::format!("plan {plan}"), &digests);
     }
 }

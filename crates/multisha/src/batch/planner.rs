@@ -89,24 +89,40 @@ impl Costs {
     pub(crate) fn set_single(&mut self, cost: Cost) {
         self.single = cost;
         for k in 0..self.len {
-            self.set_lanes(k, self.lanes[k].1);
+            let (width, cost) = self.lanes[k];
+            self.savings[k] = savings(self.single, cost, width);
         }
+        self.count_one_by_one_blocks();
     }
 
     /// Replaces lane kernel `k`'s cost.
+    #[cfg(any(feature = "std", test))]
     pub(crate) fn set_lanes(&mut self, k: usize, cost: Cost) {
         let width = self.lanes[k].0;
         self.lanes[k].1 = cost;
         self.savings[k] = savings(self.single, cost, width);
+        self.count_one_by_one_blocks();
+    }
+
+    /// Works out [`few_blocks`](Self::few_blocks)' thresholds from the costs, every lane
+    /// kernel's.
+    #[cfg(any(feature = "std", test))]
+    fn count_one_by_one_blocks(&mut self) {
+        self.one_by_one_blocks = [usize::MAX; MAX_LANES + 1];
+        for k in 0..self.len {
+            self.lower_one_by_one_blocks(k);
+        }
+    }
+
+    /// Lowers [`few_blocks`](Self::few_blocks)' thresholds to where lane kernel `k`, with as
+    /// many lanes filled as there are messages, could win its set-up back. A process's first
+    /// batch runs this cold, once per lane kernel (17 thresholds, a few instructions each).
+    fn lower_one_by_one_blocks(&mut self, k: usize) {
+        let (width, cost) = self.lanes[k];
         for (count, blocks) in self.one_by_one_blocks.iter_mut().enumerate() {
-            *blocks = (0..self.len)
-                .map(|k| {
-                    let (width, cost) = self.lanes[k];
-                    let filled = count.clamp(1, width);
-                    blocks_below_setup(cost.setup, savings(self.single, cost, filled))
-                })
-                .min()
-                .unwrap_or(usize::MAX);
+            let filled = count.clamp(1, width);
+            let below = blocks_below_setup(cost.setup, savings(self.single, cost, filled));
+            *blocks = (*blocks).min(below);
         }
     }
 
@@ -129,10 +145,12 @@ impl Costs {
             lanes >= 2 && lanes.is_power_of_two(),
             "a lane kernel has 2, 4, 8 or 16 lanes"
         );
-        self.lanes[self.len].0 = lanes;
+        let k = self.len;
+        self.lanes[k] = (lanes, cost);
         self.len += 1;
-        self.set_lanes(self.len - 1, cost);
-        self.len - 1
+        self.savings[k] = savings(self.single, cost, lanes);
+        self.lower_one_by_one_blocks(k);
+        k
     }
 
     /// The lane kernels' `(lanes, cost)`.
@@ -418,12 +436,23 @@ fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize
     if per <= 0.0 {
         return usize::MAX;
     }
-    let mut blocks = (setup / per) as usize;
+    // Where f32 still counts every block, the quotient is within a block or two of the exact
+    // test (a larger threshold would only send a batch to the full planner, which finds the
+    // same plan), so rounding is undone in two steps: no loop, a few instructions, as a
+    // process's first batch runs this cold.
+    let mut blocks = (setup / per).min(16_777_216.0) as u32;
     // Rounding must not claim a block the exact test would not.
-    while blocks > 0 && per_block * blocks as f32 + per_segment * blocks as f32 > setup {
-        blocks -= 1;
+    let over = |blocks: u32| per_block * blocks as f32 + per_segment * blocks as f32 > setup;
+    for _ in 0..2 {
+        if blocks > 0 && over(blocks) {
+            blocks -= 1;
+        }
     }
-    blocks
+    debug_assert!(
+        blocks == 0 || !over(blocks),
+        "the threshold still claims a block"
+    );
+    blocks as usize
 }
 
 /// One by one, when no lane kernel can win back its set-up: what it can save per block and

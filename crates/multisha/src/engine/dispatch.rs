@@ -8,7 +8,7 @@
 //! the pointer its cache; every writer (probe, [`force`]) updates the pair under the slot's
 //! lock, so [`active`] never names one variant while another runs once the writers are done.
 
-use super::select::{Reason, Selection, choose_for, lookup};
+use super::select::{Reason, Selection, choose_for, fastest_many, lookup};
 use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant, cpu_features, cpu_mask};
 use crate::batch::{Costs, Ladder, PlanMemo};
 use crate::hash_function::Registered;
@@ -95,6 +95,11 @@ const ENV: u32 = 2;
 const FORCED: u32 = 3;
 const PLANNED: u32 = 5;
 
+/// The variant index of a planned many-message selection whose variant is worked out when
+/// asked ([`Slot::unpack`]): the batch functions only need to know that nothing is pinned,
+/// and a process's first batch should not read the whole registry for that.
+const NOT_WORKED_OUT: u32 = 0xff;
+
 impl<A: Compression> core::fmt::Debug for Slot<A> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Slot({})", A::ID)
@@ -124,6 +129,22 @@ impl<A: Registered> Slot<A> {
             Interface::Single => &self.single,
             Interface::Many => &self.many,
         }
+    }
+
+    /// The lock, unless another thread holds it past [`LOCK_TRIES`] waits.
+    fn try_lock(&self) -> Option<Guard<'_>> {
+        let mut tries = 0;
+        while self
+            .lock
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            if tries == LOCK_TRIES {
+                return None;
+            }
+            back_off(&mut tries);
+        }
+        Some(Guard(&self.lock))
     }
 
     fn lock(&self) -> Guard<'_> {
@@ -156,7 +177,10 @@ impl<A: Registered> Slot<A> {
     }
 
     fn unpack(&self, point: &Point, packed: u32) -> Selection {
-        let variant = &A::ALGORITHM.variants()[(packed & 0xff) as usize];
+        let variant = match packed & 0xff {
+            NOT_WORKED_OUT => fastest_many(A::ALGORITHM, cpu_features()),
+            index => &A::ALGORITHM.variants()[index as usize],
+        };
         let reason = match (packed >> 8) & 0xff {
             ENV => Reason::Env,
             PLANNED => Reason::Planned,
@@ -184,38 +208,70 @@ impl<A: Registered> Slot<A> {
         if packed != 0 {
             return self.unpack(point, packed);
         }
-        self.resolve(interface);
+        self.resolve(interface)
+    }
+
+    /// Probes the CPU and the overrides once and installs the choices, both interfaces' at
+    /// once (the environment is read at the first call of either, so that a process's first
+    /// batch, after a first hash, reads none: each read takes 0.1-0.2 us); returns
+    /// `interface`'s. A thread that finds another choosing waits for it only briefly
+    /// ([`LOCK_TRIES`]): one preempted while it holds the lock would hold this one up for a
+    /// time slice, so this one then makes the same choice for itself (from the same CPU and
+    /// environment) and leaves installing it to the holder.
+    #[cold]
+    #[inline(never)]
+    fn resolve(&self, interface: Interface) -> Selection {
+        let Some(_guard) = self.try_lock() else {
+            let (variant, reason) = self.choose(interface);
+            return Selection {
+                variant: variant.unwrap_or_else(|| fastest_many(A::ALGORITHM, cpu_features())),
+                reason,
+                cpu_mask: cpu_mask(),
+            };
+        };
+        for each in [Interface::Single, Interface::Many] {
+            let point = self.point(each);
+            // Chosen already (by a racing probe or by `force`): the pair is consistent.
+            if point.selection.load(Ordering::Acquire) != 0 {
+                continue;
+            }
+            match self.choose(each) {
+                (Some(variant), reason) => {
+                    #[cfg(feature = "std")]
+                    if let Reason::EnvRejected(error) = reason {
+                        let _ = point.env_rejected.set(error);
+                    }
+                    self.store(variant, reason);
+                }
+                (None, _) => point
+                    .selection
+                    .store(VALID | PLANNED << 8 | NOT_WORKED_OUT, Ordering::Release),
+            }
+        }
+        let point = self.point(interface);
         self.unpack(point, point.selection.load(Ordering::Acquire))
     }
 
-    /// Probes the CPU and the override of `interface` once and installs the choice.
-    #[cold]
-    #[inline(never)]
-    fn resolve(&self, interface: Interface) {
-        let _guard = self.lock();
-        let point = self.point(interface);
-        let packed = point.selection.load(Ordering::Acquire);
-        if packed != 0 {
-            // Chosen already (by a racing probe or by `force`): the pair is consistent.
-            return;
-        }
+    /// The choice for `interface` from the CPU and its override in the environment, and why;
+    /// no variant for a many-message choice that nothing pins (the planner chooses per batch;
+    /// which variant it runs long batches on is worked out when asked, [`NOT_WORKED_OUT`]).
+    fn choose(&self, interface: Interface) -> (Option<&'static Variant>, Reason) {
         #[cfg(feature = "std")]
         let requested = env_override(A::ALGORITHM.env_var_for(interface));
         #[cfg(feature = "std")]
         let requested = requested.as_deref();
         #[cfg(not(feature = "std"))]
         let requested = None;
+        if interface == Interface::Many && requested.is_none() {
+            return (None, Reason::Planned);
+        }
         let selection = choose_for(A::ALGORITHM, interface, cpu_features(), requested);
         let reason = match selection.reason {
             Reason::Requested => Reason::Env,
-            #[cfg(feature = "std")]
-            Reason::RequestRejected(error) => {
-                let _ = point.env_rejected.set(error);
-                Reason::EnvRejected(error)
-            }
+            Reason::RequestRejected(error) => Reason::EnvRejected(error),
             other => other,
         };
-        self.store(selection.variant, reason);
+        (Some(selection.variant), reason)
     }
 
     /// The single-message kernel, resolving the choice first if the probe is still installed.
@@ -223,6 +279,11 @@ impl<A: Registered> Slot<A> {
         kernel_of::<A>(self.selection(Interface::Single).variant).compress
     }
 }
+
+/// How many times a first call waits ([`back_off`]: 64 spins, then yields) for another
+/// thread's choice before it chooses for itself: choosing takes a few microseconds, unless
+/// the chooser was preempted.
+const LOCK_TRIES: u32 = 128;
 
 /// One wait for a writer that holds the slot's lock or a claim for a while (microseconds: a
 /// probe, a registry read): spins at first, then yields the core, so that a holder preempted
@@ -372,28 +433,54 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
 
 /// The lane kernels of `A` the CPU runs, found once per process and kept in the slot.
 #[inline]
-pub(crate) fn ladder<A: Registered>() -> &'static Ladder<A> {
+pub(crate) fn ladder<A: Registered>() -> LadderRef<A> {
     match A::slot().ladder.get_ref() {
-        Some(ladder) => ladder,
+        Some(ladder) => LadderRef::Kept(ladder),
         None => first_ladder::<A>(),
     }
 }
 
-/// [`ladder`] at the first batch call: the registry read once.
+/// [`ladder`] at the first batch call: the registry read once and kept. A thread that finds
+/// another keeping it reads the registry for itself rather than wait (the other may have
+/// been preempted).
 #[cold]
 #[inline(never)]
-fn first_ladder<A: Registered>() -> &'static Ladder<A> {
-    let cell = &A::slot().ladder;
-    let mut tries = 0;
-    loop {
-        if let Some(ladder) = cell.get_ref() {
-            return ladder;
+fn first_ladder<A: Registered>() -> LadderRef<A> {
+    keep_ladder(&A::slot().ladder)
+}
+
+/// [`first_ladder`] with the ladder kept in `cell`.
+fn keep_ladder<A: Registered>(cell: &'static Published<Ladder<A>>) -> LadderRef<A> {
+    let ladder = Ladder::of(A::ALGORITHM, cpu_features());
+    match cell.claim() {
+        Some(claim) => {
+            claim.publish(ladder);
+            cell.get_ref()
+                .map_or(LadderRef::Own(ladder), LadderRef::Kept)
         }
-        match cell.claim() {
-            Some(claim) => claim.publish(Ladder::of(A::ALGORITHM, cpu_features())),
-            // Another thread is reading the registry (well under a microsecond, unless it
-            // was preempted).
-            None => back_off(&mut tries),
+        None => LadderRef::Own(ladder),
+    }
+}
+
+/// A [`Ladder`]: the one kept in the slot, or one read from the registry by a thread that
+/// found another keeping it ([`first_ladder`]).
+#[expect(
+    clippy::large_enum_variant,
+    reason = "an owned ladder is on one call's stack, and only while another thread keeps one; \
+              the usual case writes a pointer"
+)]
+pub(crate) enum LadderRef<A: Compression> {
+    Kept(&'static Ladder<A>),
+    Own(Ladder<A>),
+}
+
+impl<A: Compression> core::ops::Deref for LadderRef<A> {
+    type Target = Ladder<A>;
+
+    fn deref(&self) -> &Ladder<A> {
+        match self {
+            LadderRef::Kept(ladder) => ladder,
+            LadderRef::Own(ladder) => ladder,
         }
     }
 }
@@ -432,7 +519,7 @@ fn chains_variant<A: Registered>() -> Option<&'static Variant> {
     let ladder = ladder::<A>();
     let choice = match A::slot().chains.get_ref() {
         Some(&choice) => choice,
-        None => first_chains::<A>(ladder),
+        None => first_chains::<A>(&ladder),
     };
     let k = usize::from(choice.checked_sub(1)?);
     Some(ladder.variant(k))
@@ -569,10 +656,11 @@ pub(crate) fn many<A: Registered>() -> Selection {
 #[inline]
 pub(crate) fn pinned_many<A: Registered>() -> Option<&'static Variant> {
     let slot = A::slot();
-    let mut packed = slot.many.selection.load(Ordering::Acquire);
+    let packed = slot.many.selection.load(Ordering::Acquire);
     if packed == 0 {
-        slot.resolve(Interface::Many);
-        packed = slot.many.selection.load(Ordering::Acquire);
+        let selection = slot.resolve(Interface::Many);
+        return matches!(selection.reason, Reason::Env | Reason::Forced)
+            .then_some(selection.variant);
     }
     matches!((packed >> 8) & 0xff, FORCED | ENV)
         .then(|| &A::ALGORITHM.variants()[(packed & 0xff) as usize])
@@ -685,6 +773,58 @@ mod tests {
             "active() names {named}, the slot runs another kernel"
         );
         assert_eq!(named.name(), fast, "the later force wins");
+    }
+
+    /// A first call that finds another thread holding the slot's lock (one preempted while
+    /// choosing, here one that never lets go) does not wait for it: it makes the same choice
+    /// for itself, installs nothing, and the holder's turn still comes. The batch functions'
+    /// first step ([`pinned_many`]'s question) and the list of lane kernels do the same.
+    #[test]
+    fn a_first_call_does_not_wait_for_a_holder_that_does_not_finish() {
+        type A = multisha_contract::Sha256Compression;
+        let slot: Slot<A> = Slot::new();
+        slot.lock.store(true, Ordering::Release);
+        let single = slot.selection(Interface::Single);
+        assert_eq!(
+            single.variant.name(),
+            active(Algorithm::Sha256).variant.name()
+        );
+        let many = slot.selection(Interface::Many);
+        assert_eq!(many.reason, active_many(Algorithm::Sha256).reason);
+        assert_eq!(
+            slot.single.selection.load(Ordering::Acquire),
+            0,
+            "installed nothing"
+        );
+        assert_eq!(
+            slot.many.selection.load(Ordering::Acquire),
+            0,
+            "installed nothing"
+        );
+        slot.lock.store(false, Ordering::Release);
+        assert_eq!(
+            slot.selection(Interface::Single).variant.name(),
+            single.variant.name()
+        );
+        assert_ne!(
+            slot.single.selection.load(Ordering::Acquire),
+            0,
+            "installed"
+        );
+        assert_ne!(
+            slot.many.selection.load(Ordering::Acquire),
+            0,
+            "both at once"
+        );
+
+        // The list of lane kernels, claimed by a holder that does not publish it.
+        static HELD: Published<Ladder<A>> = Published::new();
+        static FREE: Published<Ladder<A>> = Published::new();
+        let lanes = Ladder::<A>::of(Algorithm::Sha256, cpu_features()).len();
+        let _claim = HELD.claim().expect("a fresh cell");
+        assert!(matches!(keep_ladder(&HELD), LadderRef::Own(l) if l.len() == lanes));
+        assert!(matches!(keep_ladder(&FREE), LadderRef::Kept(l) if l.len() == lanes));
+        assert!(FREE.get_ref().is_some(), "kept");
     }
 
     /// Sixteen threads racing for one `Published` value: exactly one claims it; readers see

@@ -189,7 +189,7 @@ pub(crate) fn by_priority(
 /// The many-message variant a CPU with `features` runs long batches on by the declared cost
 /// estimates: the least time per block with every lane busy (`serial` at the single-message
 /// variant's). The batch planner chooses per batch, from measured costs once it has them.
-fn fastest_many(algorithm: Algorithm, features: CpuFeatures) -> &'static Variant {
+pub(crate) fn fastest_many(algorithm: Algorithm, features: CpuFeatures) -> &'static Variant {
     let single = by_priority(algorithm, Interface::Single, features)
         .next()
         .expect("the portable variants run everywhere");
