@@ -97,7 +97,7 @@ pub(crate) unsafe fn execute<H, M, D>(
         plan.stages().map(|s| s.count).sum::<usize>(),
         messages.count()
     );
-    if plan.stages().all(|stage| stage.runner == Runner::Single) {
+    if plan.is_one_by_one() {
         // No lane buffers to set up or wipe.
         return serial::<H, M, D>(single, messages, digests);
     }

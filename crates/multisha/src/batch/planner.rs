@@ -193,6 +193,11 @@ impl Plan {
         count: 0,
     };
 
+    /// Whether every stage runs one by one (no lane kernel).
+    pub(crate) fn is_one_by_one(&self) -> bool {
+        self.stages().all(|stage| stage.runner == Runner::Single)
+    }
+
     /// One stage: all `count` messages on `runner`.
     pub(crate) const fn all_on(runner: Runner, count: usize, predicted: f32) -> Self {
         let mut stages = [Self::EMPTY_STAGE; MAX_STAGES];
@@ -436,11 +441,12 @@ fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize
     if per <= 0.0 {
         return usize::MAX;
     }
-    // Where f32 still counts every block, the quotient is within a block or two of the exact
-    // test (a larger threshold would only send a batch to the full planner, which finds the
-    // same plan), so rounding is undone in two steps: no loop, a few instructions, as a
-    // process's first batch runs this cold.
-    let mut blocks = (setup / per).min(16_777_216.0) as u32;
+    // Up to 2^20 blocks, where f32's rounding (a few parts in 2^24) is worth under a block
+    // in the quotient and in the test each, the quotient is at most two blocks past the exact
+    // test's answer, so it is undone in two steps: no loop, a few instructions, as a
+    // process's first batch runs this cold. (A larger threshold would only send a batch to
+    // the full planner, which finds the same plan.)
+    let mut blocks = (setup / per).min(1_048_576.0) as u32;
     // Rounding must not claim a block the exact test would not.
     let over = |blocks: u32| per_block * blocks as f32 + per_segment * blocks as f32 > setup;
     for _ in 0..2 {
@@ -515,8 +521,7 @@ pub(crate) fn plan_ragged(
     if shape.equal {
         return plan(costs, shape, &Tail::EQUAL);
     }
-    let estimate = estimate(costs, shape);
-    if search_ns(shape) > PLANNING_SHARE * estimate.predicted {
+    if let Some(estimate) = unsearched(costs, shape) {
         return estimate;
     }
     if let Some(plan) = one_by_one_wins(costs, shape) {
@@ -525,6 +530,15 @@ pub(crate) fn plan_ragged(
     let mut tail = Tail::EQUAL;
     shape.tail(&mut tail, &lens, block_len, length_bytes);
     search(costs, shape, &tail)
+}
+
+/// The [`estimate`] of a ragged batch of `shape` whose search would cost more than
+/// [`PLANNING_SHARE`] of its predicted time, which is then its plan; `None` where the search
+/// pays.
+#[inline]
+pub(crate) fn unsearched(costs: &Costs, shape: &Shape) -> Option<Plan> {
+    let estimate = estimate(costs, shape);
+    (search_ns(shape) > PLANNING_SHARE * estimate.predicted).then_some(estimate)
 }
 
 /// The planning budget: a ragged batch is searched (its last window read and sorted, the
@@ -771,6 +785,37 @@ pub(crate) fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Pl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-by-one threshold never claims a block on which the exact test says the set-up
+    /// is won back, and falls short of the most it could claim by a block at most (the
+    /// quotient rounded down; such a batch is planned in full instead), for savings from
+    /// tiny to large.
+    #[test]
+    fn the_threshold_is_exactly_where_the_set_up_is_won_back() {
+        let mut rng = TestRng::new(0x7e57);
+        let over = |setup: f32, per_block: f32, per_segment: f32, blocks: usize| {
+            per_block * blocks as f32 + per_segment * blocks as f32 > setup
+        };
+        for _ in 0..100_000 {
+            let setup = rng.below(2_000) as f32 + rng.below(1_000) as f32 / 997.0;
+            let scale = [1e-3, 1e-2, 1.0, 100.0][rng.below(4)];
+            let per_block = rng.below(1_000) as f32 * scale / 1_000.0;
+            let per_segment = rng.below(1_000) as f32 * scale / 1_000.0;
+            let blocks = blocks_below_setup(setup, (per_block, per_segment));
+            if per_block + per_segment <= 0.0 {
+                assert_eq!(blocks, usize::MAX);
+                continue;
+            }
+            assert!(
+                blocks == 0 || !over(setup, per_block, per_segment, blocks),
+                "{blocks} blocks claimed: {setup} {per_block} {per_segment}"
+            );
+            assert!(
+                blocks == 1 << 20 || over(setup, per_block, per_segment, blocks + 2),
+                "{blocks} + 2 not won: {setup} {per_block} {per_segment}"
+            );
+        }
+    }
     use multisha_contract::harness::TestRng;
     use std::string::String;
     use std::vec::Vec;
