@@ -73,11 +73,16 @@ where
     // an equal shape remembered as one by one, or (in a process's first batches) a batch too
     // small to pay for working out the estimates. An equal batch's totals need no pass over
     // the messages (the lengths compared, four at a time without a branch); a ragged one's
-    // take one.
-    let equal = messages.equal_len();
-    let shape = match equal {
-        Some(len) => Shape::equal(count, len, block_len, length_bytes),
-        None => Shape::new(count, |i| messages.get(i).len(), block_len, length_bytes),
+    // take one. A few messages take that one pass straight away (it finds whether they are
+    // equal too): comparing them first was a tenth of what 3 short SHA-1 messages add to a
+    // loop of one-shot calls.
+    let lens = |i| messages.get(i).len();
+    let shape = match count {
+        ..=8 => Shape::new(count, lens, block_len, length_bytes),
+        _ => match messages.equal_len() {
+            Some(len) => Shape::equal(count, len, block_len, length_bytes),
+            None => Shape::new(count, lens, block_len, length_bytes),
+        },
     };
     let mut first = None;
     let Some((costs, measured)) = calibrate::costs_for::<H::Compression>(&shape, &mut first) else {
@@ -86,9 +91,10 @@ where
     if costs.few_blocks(&shape) {
         return executor::serial::<H, M, D>(single, messages, digests);
     }
-    let known = match equal {
-        Some(_) => dispatch::plan_memo::<H::Compression>().get(&shape, measured),
-        None => None,
+    let known = if shape.equal {
+        dispatch::plan_memo::<H::Compression>().get(&shape, measured)
+    } else {
+        None
     };
     if known.is_some_and(Remembered::one_by_one) {
         return executor::serial::<H, M, D>(single, messages, digests);
@@ -96,9 +102,7 @@ where
     // A small ragged batch that its estimate puts one by one goes straight there (counted
     // towards measuring, as every batch planned on the estimates is): planning it through
     // `plan_and_run` cost it 5-8% (6 SHA-1 messages of 0-200 bytes).
-    if equal.is_none()
-        && planner::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
-    {
+    if !shape.equal && planner::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one()) {
         if !measured && calibrate::pending::<H::Compression>() {
             let work = costs
                 .single()
