@@ -28,6 +28,10 @@ pub struct Cost {
     /// Nanoseconds per message run in a slot of its own (lane kernels; the same as `message`
     /// for a single-message kernel).
     pub ragged: f32,
+    /// Nanoseconds per step of a padding block that every message of a group shares (messages
+    /// a whole number of blocks long, 64-byte Merkle nodes say): the lane kernel's constant
+    /// entry runs its rounds from a schedule expanded once per batch. `step` unless measured.
+    pub padding: f32,
 }
 
 impl Cost {
@@ -40,6 +44,7 @@ impl Cost {
             step,
             message: 0.0,
             ragged: 0.0,
+            padding: step,
         }
     }
 
@@ -56,6 +61,11 @@ impl Cost {
     /// This cost with `ragged` nanoseconds per message run in a slot of its own.
     pub const fn per_ragged_message(self, ragged: f32) -> Self {
         Self { ragged, ..self }
+    }
+
+    /// This cost with `padding` nanoseconds per step of a shared padding block.
+    pub const fn per_padding_step(self, padding: f32) -> Self {
+        Self { padding, ..self }
     }
 
     /// The predicted time of one use of `calls` calls that run `steps` steps in all for
@@ -91,6 +101,9 @@ impl core::fmt::Display for Cost {
                 " + {:.0} ns/message ({:.0} alone in a slot)",
                 self.message, self.ragged
             )?;
+        }
+        if self.padding != self.step {
+            write!(f, " (a shared padding block {:.1} ns/step)", self.padding)?;
         }
         Ok(())
     }

@@ -24,9 +24,10 @@ const RUNNER_BITS: u32 = 4;
 /// The runner code of the single-message kernel.
 const SINGLE: u64 = MAX_KERNELS as u64;
 
-/// Key: count, blocks per message, whether each message has two segments, and whether the
-/// costs were measured (a plan made with the estimates is not reused once they are).
-const KEY_BITS: u32 = COUNT_BITS + BLOCK_BITS + 2;
+/// Key: count, blocks per message, whether each message has two segments, whether the
+/// costs were measured (a plan made with the estimates is not reused once they are), and
+/// whether the messages share their padding block (a whole number of blocks long).
+const KEY_BITS: u32 = COUNT_BITS + BLOCK_BITS + 3;
 /// Plan: the stage count, each stage's runner, the first stages' counts (the last takes the
 /// rest).
 const PLAN_BITS: u32 = 2 + RUNNER_BITS * MAX_STAGES as u32 + COUNT_BITS * (MAX_STAGES as u32 - 1);
@@ -97,7 +98,8 @@ fn key(shape: &Shape, measured: bool) -> Option<u64> {
         shape.count as u64
             | (blocks as u64) << COUNT_BITS
             | u64::from(segments == 2) << (COUNT_BITS + BLOCK_BITS)
-            | u64::from(measured) << (COUNT_BITS + BLOCK_BITS + 1),
+            | u64::from(measured) << (COUNT_BITS + BLOCK_BITS + 1)
+            | u64::from(shape.shared_padding) << (COUNT_BITS + BLOCK_BITS + 2),
     )
 }
 
@@ -213,6 +215,10 @@ mod tests {
         // Same blocks, other segments: 40 B is one block of one segment, 64 B two blocks.
         memo.put(&equal(5, 40), true, &Plan::all_on(Runner::Single, 5, 1.0));
         assert!(memo.get(&equal(5, 64), true).is_none());
+        // Same blocks and segments, a padding block shared or not: 64 B and 60 B.
+        memo.put(&equal(40, 64), true, &three_stages(40));
+        assert!(memo.get(&equal(40, 64), true).is_some());
+        assert!(memo.get(&equal(40, 60), true).is_none());
     }
 
     #[test]

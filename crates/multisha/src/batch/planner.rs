@@ -261,6 +261,9 @@ struct Part {
     longest: usize,
     last: usize,
     equal: bool,
+    /// Equal messages a whole number of blocks long: one padding block for all
+    /// ([`Shape::shared_padding`]).
+    shared_padding: bool,
     /// Where the messages are in the tail (`from..to`), when every one of them is there and
     /// lengths differ: their lanes are then simulated ([`ragged_steps`]), not bounded.
     known: Option<(usize, usize)>,
@@ -283,6 +286,7 @@ impl Part {
             longest: shape.longest,
             last: shape.last_blocks(tail),
             equal: shape.equal,
+            shared_padding: shape.equal && shape.shared_padding,
             known: (!shape.equal && shape.count == shape.tail_len()).then_some((0, shape.count)),
         }
     }
@@ -298,6 +302,7 @@ impl Part {
             longest,
             last,
             equal,
+            shared_padding: shape.equal && shape.shared_padding,
             known: (!shape.equal).then_some((from, to)),
         }
     }
@@ -321,6 +326,14 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         // or all 2), each message `last` blocks. Full groups run side by side; the messages
         // the windows leave over ([`grouped`]) each take a slot of their own.
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
+        // A shared padding block runs through the constant entry where enough messages wait
+        // for its schedule's expansion to pay (the executor's `constant_pays`: three lanes'
+        // worth besides the first group); then each group's last step is such a block.
+        let padding = if part.shared_padding && part.count >= 4 * lanes {
+            cost.step - cost.padding
+        } else {
+            0.0
+        };
         if each <= MIN_ROTATION_BLOCKS || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
             let grouped = grouped(part.count, lanes);
@@ -329,7 +342,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
                 groups.saturating_mul(each),
                 grouped,
                 part.count - grouped,
-            );
+            ) - padding * groups as f32;
         }
         // Long messages: groups while two lanes' worth or exactly one is left, then the last
         // (between one and two lanes' worth) share the lanes by rotation and end together.
@@ -354,7 +367,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
             groups.saturating_mul(each).saturating_add(steps),
             part.count - alone,
             alone,
-        );
+        ) - padding * groups as f32;
     }
     let steps = match part.known {
         // Few messages a lane, where the bound overshoots most and simulating costs least.
@@ -362,6 +375,26 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         _ => ragged_bound(part.blocks, part.last, part.longest, lanes),
     };
     cost.time(part.segments.min(steps), steps, 0, part.count)
+}
+
+/// The predicted time of `count` messages of lengths `lens` (equal, or at most
+/// [`Shape::TAIL`]: every one seen, the lanes simulated) all on a lane kernel of `lanes` lanes
+/// and `cost`: the calibration's check of the model against batches that refill the lanes or
+/// share a padding block.
+#[cfg(feature = "std")]
+pub(crate) fn all_on_lanes_time(
+    lanes: usize,
+    cost: Cost,
+    count: usize,
+    lens: impl Fn(usize) -> usize,
+    block_len: usize,
+    length_bytes: usize,
+) -> f32 {
+    let shape = Shape::new(count, &lens, block_len, length_bytes);
+    debug_assert!(shape.equal || count <= Shape::TAIL);
+    let mut tail = Tail::EQUAL;
+    shape.tail(&mut tail, &lens, block_len, length_bytes);
+    lanes_time(lanes, cost, &Part::all(&shape, &tail), &tail)
 }
 
 /// The steps of ragged messages of `blocks` blocks in all, the last to start (the shortest)
@@ -648,6 +681,7 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
                     Part::of_tail(shape, tail, 0, 1).longest
                 },
                 equal: all.equal,
+                shared_padding: all.shared_padding,
                 known: all.known.map(|_| (0, end - rest)),
             };
             let first = lanes_time(width, cost, &head, tail);

@@ -70,6 +70,9 @@ pub(crate) struct Shape {
     tail_len: usize,
     /// Blocks and segments of each message of an equal batch.
     each: (usize, usize),
+    /// Whether the messages of an equal batch are a whole number of blocks long: their padding
+    /// block is the same for all, run through the lane kernels' constant entry.
+    pub(crate) shared_padding: bool,
 }
 
 /// The last messages of a ragged batch in start order (the shortest of the last window,
@@ -133,6 +136,7 @@ impl Shape {
             equal: true,
             tail_len: 0,
             each: (0, 0),
+            shared_padding: false,
         };
         if count == 0 {
             return shape;
@@ -160,6 +164,7 @@ impl Shape {
             // One message's, without dividing (a division costs as much as the whole pass
             // over a small batch).
             shape.each = message_blocks(first, block_len, length_bytes);
+            shape.shared_padding = first.is_multiple_of(block_len);
         }
         shape
     }
@@ -178,6 +183,7 @@ impl Shape {
             equal: true,
             tail_len: count.min(Shape::TAIL),
             each,
+            shared_padding: len.is_multiple_of(block_len),
         }
     }
 
