@@ -28,6 +28,10 @@ pub struct Cost {
     /// Nanoseconds per message run in a slot of its own (lane kernels; the same as `message`
     /// for a single-message kernel).
     pub ragged: f32,
+    /// Nanoseconds more per message of a batch of differing lengths, whose lanes are refilled
+    /// as messages end (what the executor does as a lane changes message, beyond `ragged`):
+    /// lane kernels; 0 unless measured.
+    pub refill: f32,
     /// Nanoseconds per step of a padding block that every message of a group shares (messages
     /// a whole number of blocks long, 64-byte Merkle nodes say): the lane kernel's constant
     /// entry runs its rounds from a schedule expanded once per batch. `step` unless measured.
@@ -44,6 +48,7 @@ impl Cost {
             step,
             message: 0.0,
             ragged: 0.0,
+            refill: 0.0,
             padding: step,
         }
     }
@@ -63,6 +68,11 @@ impl Cost {
         Self { ragged, ..self }
     }
 
+    /// This cost with `refill` nanoseconds more per message of a batch of differing lengths.
+    pub const fn per_refill(self, refill: f32) -> Self {
+        Self { refill, ..self }
+    }
+
     /// This cost with `padding` nanoseconds per step of a shared padding block.
     pub const fn per_padding_step(self, padding: f32) -> Self {
         Self { padding, ..self }
@@ -77,6 +87,13 @@ impl Cost {
             + self.step * steps as f32
             + self.message * grouped as f32
             + self.ragged * ragged as f32
+    }
+
+    /// The predicted time of one use of `calls` calls that run `steps` steps in all for
+    /// `count` messages of differing lengths, each in a slot of its own, refilling the lanes.
+    #[inline]
+    pub fn refilled_time(self, calls: usize, steps: usize, count: usize) -> f32 {
+        self.time(calls, steps, 0, count) + self.refill * count as f32
     }
 
     /// Nanoseconds per block with every lane of a `lanes`-lane kernel occupied (calls not
@@ -101,6 +118,9 @@ impl core::fmt::Display for Cost {
                 " + {:.0} ns/message ({:.0} alone in a slot)",
                 self.message, self.ragged
             )?;
+        }
+        if self.refill != 0.0 {
+            write!(f, " (+{:.0} ns a message refilling the lanes)", self.refill)?;
         }
         if self.padding != self.step {
             write!(f, " (a shared padding block {:.1} ns/step)", self.padding)?;

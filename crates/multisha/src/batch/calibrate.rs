@@ -20,8 +20,8 @@
 //! set-up, the cost per call, per step, per message of a full group and per message in a slot
 //! of its own. Two more shapes check the model where the executor does more than those show:
 //! two lane-fulls of 1, 2 and 3 blocks in turn, all lengths different, refill the lanes as
-//! messages end (what the model leaves unexplained there is added to the part per message in
-//! a slot of its own), and four lane-fulls of messages exactly a block long share their
+//! messages end (what the model leaves unexplained there is a part per message of a batch of
+//! differing lengths, `refill`), and four lane-fulls of messages exactly a block long share their
 //! padding block, which runs through the kernel's constant entry (its cost per such step
 //! fitted from what the model with every step alike overshoots). The single-message kernel has no set-up and one part per message: a one-block
 //! message, a two-block one (two calls: the whole block, then the padding) and a nine-block
@@ -454,8 +454,9 @@ mod measure {
                 // Lanes refilled as messages of 1-3 blocks end: what the model leaves
                 // unexplained there (the executor's work as a lane changes message: 35-50 ns
                 // a message of 0-200 bytes on `shani-x2`, measured on an AMD EPYC Zen 4, where
-                // one lane-full of one-block messages showed 15), spread over the messages as
-                // part of their cost in a slot of their own.
+                // one lane-full of one-block messages showed 15), spread over the messages of
+                // batches of differing lengths (not over a partly filled group's, which do not
+                // refill).
                 let count = 2 * lanes;
                 let predicted = planner::all_on_lanes_time(
                     lanes,
@@ -465,8 +466,7 @@ mod measure {
                     block_len,
                     length_bytes,
                 );
-                let unexplained = ((refills - predicted) / count as f32).max(0.0);
-                let cost = cost.per_ragged_message(ragged + unexplained);
+                let refill = ((refills - predicted) / count as f32).max(0.0);
                 // A shared padding block: what the padded groups took less (or more) than
                 // the model with every step alike, per group's padding step (SHA-256 on
                 // `shani-x4`, AMD EPYC Zen 4: 64 x 64 B predicted 40% over what it took).
@@ -482,7 +482,8 @@ mod measure {
                 let padding = (step - (predicted - padded) / groups).clamp(step / 8.0, step * 2.0);
                 Cost::new(setup, call, step + contended)
                     .per_message(message)
-                    .per_ragged_message(cost.ragged)
+                    .per_ragged_message(ragged)
+                    .per_refill(refill)
                     .per_padding_step(padding + contended)
             } else {
                 // With m per message: one = c + p + m, two = 2c + 2p + m, nine = 2c + 9p + m.
@@ -681,6 +682,7 @@ mod measure {
                 let cost = Cost::new(146.0, 9.0, 182.0)
                     .per_message(12.0)
                     .per_ragged_message(25.0)
+                    .per_refill(30.0)
                     .per_padding_step(120.0);
                 let fitted = times(cost, lanes).fit(estimate, Some(lanes), 64, 8);
                 for (part, got, want) in [
@@ -689,6 +691,7 @@ mod measure {
                     ("step", fitted.step, cost.step),
                     ("message", fitted.message, cost.message),
                     ("ragged", fitted.ragged, cost.ragged),
+                    ("refill", fitted.refill, cost.refill),
                     ("padding", fitted.padding, cost.padding),
                 ] {
                     assert!((got - want).abs() < 0.01, "{lanes} lanes: {part} {got}");
@@ -733,9 +736,9 @@ mod measure {
         }
 
         /// Where the lanes refill slower than the model predicts, the excess is each
-        /// message's, in a slot of its own; where they refill faster, nothing changes.
+        /// refilled message's; where they refill faster, nothing changes.
         #[test]
-        fn refills_slower_than_the_model_add_to_each_ragged_message() {
+        fn refills_slower_than_the_model_add_to_each_refilled_message() {
             let estimate = Cost::new(100.0, 100.0, 150.0);
             let cost = Cost::new(146.0, 9.0, 182.0)
                 .per_message(12.0)
@@ -744,20 +747,16 @@ mod measure {
                 let mut slow = times(cost, lanes);
                 slow.refills += 40.0 * (2 * lanes) as f32;
                 let fitted = slow.fit(estimate, Some(lanes), 64, 8);
+                assert!((fitted.refill - 40.0).abs() < 0.01, "{lanes}");
                 assert!(
-                    (fitted.ragged - 65.0).abs() < 0.01,
-                    "{lanes}: {}",
-                    fitted.ragged
+                    (fitted.ragged - 25.0).abs() < 0.01,
+                    "{lanes}: ragged unchanged"
                 );
                 assert_eq!(fitted.message, 12.0, "{lanes}: grouped messages unchanged");
                 let mut fast = times(cost, lanes);
                 fast.refills -= 100.0;
                 let fitted = fast.fit(estimate, Some(lanes), 64, 8);
-                assert!(
-                    (fitted.ragged - 25.0).abs() < 0.01,
-                    "{lanes}: {}",
-                    fitted.ragged
-                );
+                assert_eq!(fitted.refill, 0.0, "{lanes}");
             }
         }
 

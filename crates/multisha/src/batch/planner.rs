@@ -374,7 +374,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         Some((from, to)) if to - from <= 2 * lanes => ragged_steps(tail, from, to, lanes),
         _ => ragged_bound(part.blocks, part.last, part.longest, lanes),
     };
-    cost.time(part.segments.min(steps), steps, 0, part.count)
+    cost.refilled_time(part.segments.min(steps), steps, part.count)
 }
 
 /// The predicted time of `count` messages of lengths `lens` (equal, or at most
@@ -619,7 +619,7 @@ pub(crate) fn estimate(costs: &Costs, shape: &Shape) -> Plan {
         } else {
             ragged_bound(blocks, shortest, longest, width)
         };
-        let whole = cost.time(segments.min(steps), steps, 0, count);
+        let whole = cost.refilled_time(segments.min(steps), steps, count);
         if whole < best.predicted {
             best = Plan::all_on(Runner::Lanes(k), count, whole);
         }
