@@ -479,7 +479,12 @@ mod measure {
                     block_len,
                     length_bytes,
                 );
-                let padding = (step - (predicted - padded) / groups).clamp(step / 8.0, step * 2.0);
+                // Kept within an eighth and twice a step (`max` and `min`, not `clamp`: a run
+                // disturbed enough to make the step negative panicked `clamp`; the fit is then
+                // refused below anyway).
+                let padding = (step - (predicted - padded) / groups)
+                    .max(step / 8.0)
+                    .min(step * 2.0);
                 Cost::new(setup, call, step + contended)
                     .per_message(message)
                     .per_ragged_message(ragged)
@@ -765,6 +770,13 @@ mod measure {
             let estimate = Cost::new(100.0, 100.0, 150.0);
             let far = Cost::new(0.0, 0.0, 150.0 * 9.0);
             assert_eq!(times(far, 4).fit(estimate, Some(4), 64, 8), estimate);
+            // Runs so disturbed that the step comes out negative (nine-block messages timed
+            // faster than two one-block lane-fulls): the estimate, and no panic on the way.
+            for lanes in [2, 4, 8, 16] {
+                let mut disturbed = times(estimate, lanes);
+                disturbed.two = disturbed.nine * 3.0;
+                assert_eq!(disturbed.fit(estimate, Some(lanes), 64, 8), estimate);
+            }
         }
     }
 }
