@@ -255,6 +255,7 @@ pub(crate) fn run(argv: Vec<OsString>) -> u8 {
     if let Some(error) = multisha::engine::calibrate_var_error() {
         diag!("{prog}: warning: {error}");
     }
+    warn_of_refused_settings(&prog);
     let status = dispatch(&argv, &prog, &mut out);
     // coreutils' exit path: a failed `fclose (stdin)` first, then close_stdout's check.
     let status = if std_fds::stdin_close_fails() {
@@ -264,6 +265,38 @@ pub(crate) fn run(argv: Vec<OsString>) -> u8 {
         status
     };
     if out.finish(&prog) { status } else { 1 }
+}
+
+/// Says on standard error what the library refused in the environment: a CPU mask it could
+/// not read (it then removes every feature: portable kernels run), an override naming a
+/// variant it cannot run (the default choice runs). Both change what runs without changing a
+/// digest, so neither may go unnoticed. Overrides are asked about only where set (a first
+/// choice for every algorithm would cost every run microseconds).
+fn warn_of_refused_settings(prog: &str) {
+    use multisha::engine::{Algorithm, Interface, Reason, cpu_mask};
+    if let Some(mask) = cpu_mask()
+        && mask.error().is_some()
+    {
+        diag!("{prog}: warning: {mask}");
+    }
+    for &algorithm in Algorithm::ALL {
+        for interface in [Interface::Single, Interface::Many] {
+            if std::env::var_os(algorithm.env_var_for(interface)).is_none() {
+                continue;
+            }
+            let selection = match interface {
+                Interface::Single => algorithm.active(),
+                Interface::Many => algorithm.active_many(),
+            };
+            if let Reason::EnvRejected(error) = selection.reason {
+                diag!(
+                    "{prog}: warning: {}: {error}; {} runs",
+                    algorithm.env_var_for(interface),
+                    selection.variant.name()
+                );
+            }
+        }
+    }
 }
 
 fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {

@@ -38,9 +38,13 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
     text.push_str(&format!("CPU features: {}\n", CpuFeatures::detect()));
     if let Some(mask) = cpu_mask() {
         text.push_str(&format!("CPU mask: {mask}\n"));
-        if mask.error().is_none() {
-            text.push_str(&format!("CPU features as masked: {}\n", cpu_features()));
-        }
+        let masked = cpu_features();
+        let masked = if masked.is_empty() {
+            "none".to_string()
+        } else {
+            masked.to_string()
+        };
+        text.push_str(&format!("CPU features as masked: {masked}\n"));
     }
     for &alg in Algorithm::ALL {
         let used_by: Vec<String> = Function::ALL

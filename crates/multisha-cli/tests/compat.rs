@@ -525,9 +525,10 @@ fn variants_lists_everything_and_forcing_works() {
     }
 }
 
-/// `MULTISHA_CPU` masks features: `variants` names the mask and lists the masked variants as
-/// unavailable, `--variant` refuses them as on a CPU without the feature, and a bad mask is
-/// reported there and changes nothing.
+/// `MULTISHA_CPU` masks features (and those that imply them): `variants` names the mask and
+/// lists the masked variants as unavailable, `--variant` refuses them as on a CPU without the
+/// feature, and a bad mask fails closed (every feature removed), reported by `variants` and
+/// on standard error by the hashing tools, whose digests stay right.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_cpu_mask_is_named_and_its_variants_refused() {
@@ -538,7 +539,9 @@ fn a_cpu_mask_is_named_and_its_variants_refused() {
     assert!(out.status.success());
     let text = show(&out.stdout);
     assert!(
-        text.contains("CPU mask: MULTISHA_CPU=-sha,-avx512f (removes sha avx512f)\n"),
+        text.contains(
+            "CPU mask: MULTISHA_CPU=-sha,-avx512f (removes sha avx512f avx512bw avx512vl)\n"
+        ),
         "{text}"
     );
     assert!(text.contains("CPU features as masked: "), "{text}");
@@ -582,10 +585,31 @@ fn a_cpu_mask_is_named_and_its_variants_refused() {
     cmd.arg("variants").env("MULTISHA_CPU", "-sha,+avx2");
     let text = show(&run(cmd, dir.path(), None).stdout);
     assert!(
-        text.contains("CPU mask: MULTISHA_CPU=-sha,+avx2 ignored: \"+avx2\": a mask can only"),
+        text.contains(
+            "CPU mask: MULTISHA_CPU=-sha,+avx2 refused, every feature removed (portable \
+             variants only): \"+avx2\": a mask can only"
+        ),
         "{text}"
     );
-    assert!(!text.contains("CPU features as masked"), "{text}");
+    assert!(text.contains("CPU features as masked: none\n"), "{text}");
+    // A typo (`-avx512` for `-avx512f`) runs nothing the mask might have meant to remove, and
+    // says so on standard error; a refused override too.
+    let mut cmd = Command::new(EXE);
+    cmd.args(["sha256sum", "-"])
+        .env("MULTISHA_CPU", "-sha,-avx512")
+        .env("MULTISHA_SHA1", "no-such-variant");
+    let out = run(cmd, dir.path(), Some(b"abc"));
+    assert!(out.status.success());
+    assert_eq!(
+        show(&out.stdout),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n"
+    );
+    let err = show(&out.stderr);
+    assert!(
+        err.contains("warning: MULTISHA_CPU=-sha,-avx512 refused, every feature removed"),
+        "{err}"
+    );
+    assert!(err.contains("warning: MULTISHA_SHA1: "), "{err}");
 }
 
 #[test]

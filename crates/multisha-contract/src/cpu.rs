@@ -105,6 +105,22 @@ impl Feature {
     const fn bit(self) -> u32 {
         1 << self as u8
     }
+
+    /// The feature every CPU with this one also has, if any: a CPU without it has none of
+    /// the features that imply it (AVX-512 implies AVX2, AVX2 SSE4.1, ...). Not an
+    /// architectural rule for SHA (it is how every CPU with SHA extensions is built, and what
+    /// the kernels that use them require).
+    const fn implies(self) -> Option<Feature> {
+        match self {
+            Feature::Ssse3 => Some(Feature::Sse2),
+            Feature::Sse41 => Some(Feature::Ssse3),
+            Feature::Sha | Feature::Avx2 => Some(Feature::Sse41),
+            Feature::Avx512f => Some(Feature::Avx2),
+            Feature::Avx512bw | Feature::Avx512vl => Some(Feature::Avx512f),
+            Feature::Sha3 => Some(Feature::Sha2),
+            _ => None,
+        }
+    }
 }
 
 /// The architecture this crate was built for, in the words of [`Feature::arch`].
@@ -244,6 +260,39 @@ impl CpuFeatures {
         Self::none()
     }
 
+    /// Every feature of this build's architecture.
+    pub fn native() -> Self {
+        Feature::ALL
+            .iter()
+            .filter(|f| f.is_native_arch())
+            .fold(Self::none(), |set, &f| set.with(f))
+    }
+
+    /// This set plus every feature that implies one of its features
+    /// ([`Feature`]'s implications, followed to the end): what a CPU without this set's
+    /// features also lacks.
+    #[must_use]
+    pub const fn with_dependents(self) -> Self {
+        let mut set = self;
+        loop {
+            let mut grown = set;
+            let mut i = 0;
+            while i < Feature::ALL.len() {
+                let feature = Feature::ALL[i];
+                if let Some(implied) = feature.implies()
+                    && set.has(implied)
+                {
+                    grown = grown.with(feature);
+                }
+                i += 1;
+            }
+            if grown.0 == set.0 {
+                return set;
+            }
+            set = grown;
+        }
+    }
+
     /// This set plus `feature`.
     #[must_use]
     pub const fn with(self, feature: Feature) -> Self {
@@ -314,8 +363,10 @@ impl fmt::Debug for CpuFeatures {
 
 /// Reads a CPU mask: comma-separated `-feature` entries (`-sha,-avx512f`), each naming a
 /// [`Feature`] of this build's architecture; spaces around entries and empty entries are
-/// allowed. Returns the features to remove from the probe's answer: exactly those named (no
-/// implied ones, so a mask that stands for a real CPU names all it lacks).
+/// allowed. Returns the features to remove from the probe's answer: those named and every
+/// feature that implies one of them ([`CpuFeatures::with_dependents`]: `-avx2` removes the
+/// AVX-512 features too, as no CPU without AVX2 has them), so that no masked run executes an
+/// instruction of a feature it removed.
 ///
 /// A mask can only remove: `+feature` is an error, as is an unknown name or a feature of
 /// another architecture (most likely a typo: `-sha2` on x86-64 for `-sha`), so a mistyped
@@ -342,7 +393,7 @@ pub fn parse_mask(text: &str) -> Result<CpuFeatures, MaskError> {
         };
         return Err(MaskError::new(problem, entry));
     }
-    Ok(removed)
+    Ok(removed.with_dependents())
 }
 
 /// What is wrong with an entry of a CPU mask.
@@ -500,7 +551,7 @@ mod tests {
     }
 
     #[test]
-    fn masks_remove_exactly_the_named_features() {
+    fn masks_remove_the_named_features_and_those_that_imply_them() {
         let native: std::vec::Vec<Feature> = Feature::ALL
             .iter()
             .copied()
@@ -512,7 +563,17 @@ mod tests {
         let mut text = std::string::String::new();
         for &feature in &native {
             let one = parse_mask(&format!("-{feature}")).expect("a native feature");
-            assert_eq!(one, CpuFeatures::none().with(feature), "{feature}");
+            assert!(one.has(feature), "{feature}");
+            // Besides the named feature, only features that imply it.
+            for other in one.without(feature).iter() {
+                assert!(
+                    CpuFeatures::none()
+                        .with(feature)
+                        .with_dependents()
+                        .has(other),
+                    "{feature} took {other}"
+                );
+            }
             all = all.with(feature);
             text.push_str(&format!(" -{feature} ,"));
         }
@@ -520,10 +581,27 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             let set = parse_mask("-sha,-avx512f").expect("valid");
-            assert_eq!(set.to_string(), "sha avx512f");
-            // No implied features: avx2 goes, the AVX-512 features stay.
-            assert_eq!(parse_mask("-avx2"), Ok(CpuFeatures::from_names(&["avx2"])));
+            assert_eq!(set.to_string(), "sha avx512f avx512bw avx512vl");
+            // Every feature that implies a removed one goes too: no AVX-512 without AVX2.
+            assert_eq!(
+                parse_mask("-avx2"),
+                Ok(CpuFeatures::from_names(&[
+                    "avx2", "avx512f", "avx512bw", "avx512vl"
+                ]))
+            );
+            assert_eq!(
+                parse_mask("-sse2"),
+                Ok(CpuFeatures::native()
+                    .without(Feature::Bmi1)
+                    .without(Feature::Bmi2))
+            );
+            assert_eq!(parse_mask("-bmi2"), Ok(CpuFeatures::from_names(&["bmi2"])));
         }
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(
+            parse_mask("-sha2"),
+            Ok(CpuFeatures::from_names(&["sha2", "sha3"]))
+        );
     }
 
     #[test]

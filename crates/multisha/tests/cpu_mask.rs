@@ -53,6 +53,12 @@ const CLASSES: &[(&str, &str, &[Feature])] = {
     use Feature::*;
     &[
         ("no SHA-NI (AVX-512 and AVX2 servers)", "-sha", &[Sha]),
+        // Every feature that implies a removed one goes too: no AVX-512 without AVX2.
+        (
+            "no AVX2, so no AVX-512",
+            "-avx2",
+            &[Avx2, Avx512f, Avx512bw, Avx512vl],
+        ),
         (
             "AVX2 only",
             "-sha,-avx512f,-avx512bw,-avx512vl",
@@ -126,7 +132,7 @@ fn an_override_of_a_masked_variant_is_refused() {
 }
 
 #[test]
-fn a_bad_mask_is_refused_whole_and_reported() {
+fn a_bad_mask_fails_closed_and_is_reported() {
     let native = Feature::ALL
         .iter()
         .find(|f| f.is_native_arch())
@@ -176,12 +182,20 @@ fn mask_child() {
         let mask = cpu_mask().expect("a mask is set");
         let error = mask.error().expect("the mask is refused");
         assert!(error.to_string().contains(&refused), "{error}");
-        assert!(mask.removed().is_empty());
-        assert_eq!(cpu_features(), detected, "a refused mask removes nothing");
+        // Fails closed: it cannot say what it meant to remove, so it removes everything.
+        assert_eq!(mask.removed(), CpuFeatures::native());
+        assert_eq!(
+            cpu_features(),
+            CpuFeatures::none(),
+            "a refused mask removes all"
+        );
         let shown = active(Algorithm::Sha256).to_string();
-        let note = format!("{CPU_MASK_VAR}={} ignored: {error}", mask_text.trim());
+        let note = format!(
+            "{CPU_MASK_VAR}={} refused, every feature removed (portable variants only): {error}",
+            mask_text.trim()
+        );
         assert!(shown.contains(&note), "{shown}");
-        detected
+        CpuFeatures::none()
     } else {
         let names = std::env::var(EXPECT_REMOVED).expect("the expected removals");
         let mut removed = CpuFeatures::none();

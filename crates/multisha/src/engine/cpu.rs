@@ -11,13 +11,16 @@ use multisha_contract::{CpuFeatures, MaskError};
 pub const CPU_MASK_VAR: &str = "MULTISHA_CPU";
 
 /// A CPU mask as read from [`CPU_MASK_VAR`]: its text and the features it removes, or why it
-/// was refused (then it removes nothing).
+/// was refused.
 ///
 /// Entries are comma-separated `-feature` names ([`Feature::name`](crate::engine::Feature));
-/// exactly the named features are removed, none implied by them. A mask with a bad entry (an
-/// unknown name, a feature of another architecture, a `+feature`: a mask cannot add what the
-/// CPU lacks) is refused whole, as a bad `MULTISHA_SHA256` is, and reported by
-/// [`active`](crate::engine::active), `multisha variants` and the report.
+/// the named features are removed, and every feature that implies one of them (`-avx2`
+/// removes the AVX-512 features too: no CPU without AVX2 has them). The mask fails closed: a
+/// mask with a bad entry (an unknown name such as `-avx512` for `-avx512f`, a feature of
+/// another architecture, a `+feature`: a mask cannot add what the CPU lacks) cannot say what
+/// it meant to remove, so it removes every feature (the portable variants run), and is
+/// reported by [`active`](crate::engine::active), `multisha variants`, the report and, on
+/// standard error, the CLI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CpuMask {
     #[cfg(feature = "std")]
@@ -44,9 +47,9 @@ impl CpuMask {
         ""
     }
 
-    /// The features it removes: none when it was refused.
+    /// The features it removes: every feature when it was refused.
     pub fn removed(&self) -> CpuFeatures {
-        self.parsed.unwrap_or_default()
+        self.parsed.unwrap_or_else(|_| CpuFeatures::native())
     }
 
     /// Why it was refused, if it was.
@@ -61,12 +64,16 @@ impl CpuMask {
 }
 
 impl fmt::Display for CpuMask {
-    /// `MULTISHA_CPU=-sha (removes sha)`, or `MULTISHA_CPU=+sha ignored: ...`.
+    /// `MULTISHA_CPU=-sha (removes sha)`, or `MULTISHA_CPU=+sha refused, every feature
+    /// removed: ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{CPU_MASK_VAR}={}", self.text())?;
         match self.parsed {
             Ok(removed) => write!(f, " (removes {removed})"),
-            Err(error) => write!(f, " ignored: {error}"),
+            Err(error) => write!(
+                f,
+                " refused, every feature removed (portable variants only): {error}"
+            ),
         }
     }
 }
