@@ -104,9 +104,9 @@ pub(crate) fn costs_for<'a, A: Registered>(
     }
 }
 
-/// [`costs_for`] before the costs are published.
-#[cold]
-#[inline(never)]
+/// [`costs_for`] before the costs are published. Inlined, and reading only the slot: in a
+/// fresh process every code page a first batch reaches costs up to microseconds the first time.
+#[inline(always)]
 fn estimates_for<'a, A: Registered>(
     shape: &Shape,
     first: &'a mut Option<(Costs, bool)>,
@@ -114,12 +114,12 @@ fn estimates_for<'a, A: Registered>(
     if let Some(estimates) = dispatch::estimates::<A>().get_ref() {
         return Some((estimates, false));
     }
-    let work = dispatch::single_variant::<A>().estimated_cost().time(
-        shape.segments,
-        shape.blocks,
-        shape.count,
-        0,
-    );
+    let mut single = dispatch::single_estimate::<A>();
+    if single.step == 0.0 {
+        // Not installed: another thread held the slot while this one chose for itself.
+        single = dispatch::single_variant::<A>().estimated_cost();
+    }
+    let work = single.time(shape.segments, shape.blocks, shape.count, 0);
     estimates_due(work, dispatch::batch_work::<A>()).then(|| unmeasured::<A>(first))
 }
 

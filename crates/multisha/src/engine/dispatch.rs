@@ -17,7 +17,7 @@ use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, AtomicUsize, Ordering};
 use multisha_contract::{
-    Compression, CpuFeatures, Kernel, KernelFn, LanesIterateFn, SingleKernel, State,
+    Compression, Cost, CpuFeatures, Kernel, KernelFn, LanesIterateFn, SingleKernel, State,
 };
 
 /// What the run-time API needs of an algorithm's dispatcher, without its type.
@@ -80,12 +80,42 @@ pub struct Slot<A: Compression> {
     /// Nanoseconds of batch work planned on the estimates so far, as predicted one by one
     /// ([`batch_work`]): measuring waits until it makes the measurement cheap beside it.
     work: AtomicUsize,
+    /// The installed single-message kernel's declared cost, stored with it
+    /// ([`single_estimate`]).
+    estimate: CostCell,
     /// The plans of recent equal-length batches ([`plan_memo`]).
     plans: PlanMemo,
     /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`]): 0 one after the other, `k + 1` lane
     /// kernel `k`.
     chains: Published<u8>,
     algorithm: PhantomData<fn() -> A>,
+}
+
+/// A single-message kernel's declared cost, the parts a batch one by one uses (`setup`,
+/// `call`, `step`, `message`) as `f32` bits. Written under the slot's lock; a reader racing a
+/// new choice may see parts of both, which only weighs a batch towards measuring.
+struct CostCell([AtomicU32; 4]);
+
+impl CostCell {
+    const fn new() -> Self {
+        Self([const { AtomicU32::new(0) }; 4])
+    }
+
+    fn set(&self, cost: Cost) {
+        for (part, value) in self
+            .0
+            .iter()
+            .zip([cost.setup, cost.call, cost.step, cost.message])
+        {
+            part.store(value.to_bits(), Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn get(&self) -> Cost {
+        let part = |i: usize| f32::from_bits(self.0[i].load(Ordering::Relaxed));
+        Cost::new(part(0), part(1), part(2)).per_message(part(3))
+    }
 }
 
 const VALID: u32 = 1 << 31;
@@ -118,6 +148,7 @@ impl<A: Registered> Slot<A> {
             costs: Published::new(),
             estimates: Published::new(),
             work: AtomicUsize::new(0),
+            estimate: CostCell::new(),
             plans: PlanMemo::new(),
             chains: Published::new(),
             algorithm: PhantomData,
@@ -163,6 +194,7 @@ impl<A: Registered> Slot<A> {
     /// selection, so that a reader who sees a selection (Acquire) finds its kernel installed.
     fn store(&self, variant: &'static Variant, reason: Reason) {
         if variant.interface() == Interface::Single {
+            self.estimate.set(variant.estimated_cost());
             self.kernel.store(
                 kernel_of::<A>(variant).compress as *mut (),
                 Ordering::Release,
@@ -558,6 +590,17 @@ pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
     A::slot().selection(Interface::Single).variant
 }
 
+/// The declared cost of `A`'s installed single-message kernel (zero before one is installed),
+/// read without the registry: a process's first batches weigh their work with it
+/// ([`calibrate::costs_for`](crate::batch::calibrate::costs_for)), and reading it through the
+/// selection and the variant's declaration touched three more code pages, which in a fresh
+/// process each cost up to microseconds the first time (the first `sha256_many` of 5 short
+/// messages: median 1.3-3.3 us against 0.7-1.1 us, AMD Zen 4 VM).
+#[inline]
+pub(crate) fn single_estimate<A: Registered>() -> Cost {
+    A::slot().estimate.get()
+}
+
 /// Where the batch planner's costs of `A` are published once measured.
 pub(crate) fn costs<A: Registered>() -> &'static Published<(Costs, bool)> {
     &A::slot().costs
@@ -825,6 +868,26 @@ mod tests {
         assert!(matches!(keep_ladder(&HELD), LadderRef::Own(l) if l.len() == lanes));
         assert!(matches!(keep_ladder(&FREE), LadderRef::Kept(l) if l.len() == lanes));
         assert!(FREE.get_ref().is_some(), "kept");
+    }
+
+    /// The cost a process's first batches weigh their work with is the declared cost of the
+    /// single-message kernel installed, whichever is installed, and nothing before one is.
+    #[test]
+    fn the_slot_keeps_the_installed_kernels_declared_cost() {
+        type A = multisha_contract::Sha256Compression;
+        let slot: Slot<A> = Slot::new();
+        assert_eq!(slot.estimate.get().time(1, 1, 1, 0), 0.0);
+        let singles = Algorithm::Sha256
+            .variants()
+            .iter()
+            .filter(|v| v.is_available() && v.interface() == Interface::Single);
+        for variant in singles {
+            slot.store(variant, Reason::Forced);
+            let (kept, declared) = (slot.estimate.get(), variant.estimated_cost());
+            let parts = |c: Cost| [c.setup, c.call, c.step, c.message];
+            assert_eq!(parts(kept), parts(declared), "{variant}");
+            assert!(declared.step > 0.0, "{variant} declares a cost per block");
+        }
     }
 
     /// Sixteen threads racing for one `Published` value: exactly one claims it; readers see
