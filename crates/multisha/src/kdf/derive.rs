@@ -242,6 +242,72 @@ unsafe fn first_u<A: Compression>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        /// Chains the counting lane entry below ran (per thread: tests run side by side).
+        static CHAINS_RUN: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A two-lane PBKDF2 entry that counts its chains and runs each on the dispatched
+    /// single-message kernel's loop.
+    unsafe fn counting_lanes<A: crate::hash_function::Registered>(
+        keys: &HmacKeys<A>,
+        u: &mut [State<A>],
+        t: &mut [State<A>],
+        digest_len: usize,
+        count: u32,
+    ) {
+        let kernel = crate::engine::dispatch::current_single::<A>();
+        for (u, t) in u.iter_mut().zip(t) {
+            CHAINS_RUN.with(|run| run.set(run.get() + 1));
+            // SAFETY: the dispatcher only ever chooses variants the CPU runs.
+            unsafe { (kernel.iterate)(keys, u, t, digest_len, count) };
+        }
+    }
+
+    /// Derives `len` bytes with SHA-1 through the counting two-lane entry; returns the output
+    /// and how many chains ran on the lanes.
+    fn derive_counting(len: usize, iterations: u32) -> (std::vec::Vec<u8>, usize) {
+        type A = Algo<crate::Sha1>;
+        let kernel = crate::engine::dispatch::current_single::<A>();
+        let chains: Chains<A> = (2, counting_lanes::<A>);
+        let mut out = std::vec![0u8; len];
+        CHAINS_RUN.with(|run| run.set(0));
+        let iterations = NonZeroU32::new(iterations).expect("nonzero");
+        // SAFETY: the dispatcher only ever chooses variants the CPU runs.
+        unsafe {
+            derive::<crate::Sha1>(
+                kernel,
+                Some(chains),
+                b"password",
+                b"salt",
+                iterations,
+                &mut out,
+            )
+        }
+        .expect("a valid length");
+        (out, CHAINS_RUN.with(Cell::get))
+    }
+
+    #[test]
+    fn exactly_a_lane_count_of_blocks_runs_on_the_lanes() {
+        // WPA2's shape: 32 bytes of SHA-1, two blocks, on a two-lane kernel.
+        let (lanes, run) = derive_counting(32, 4096);
+        assert_eq!(run, 2, "both blocks on the lanes");
+        // RFC 6070's 4096-iteration vector: its first 20 bytes, here the first block.
+        assert_eq!(
+            lanes[..20],
+            [
+                0x4b, 0x00, 0x79, 0x01, 0xb7, 0x65, 0x48, 0x9a, 0xbe, 0xad, 0x49, 0xd9, 0x26, 0xf7,
+                0x21, 0xd0, 0x65, 0xa4, 0x29, 0xc1
+            ]
+        );
+        // One block fewer than the lanes: one by one; one more: two on the lanes, one alone.
+        assert_eq!(derive_counting(20, 2).1, 0);
+        assert_eq!(derive_counting(41, 2).1, 2);
+        assert_eq!(derive_counting(80, 2).1, 4);
+    }
 
     #[test]
     fn output_lengths_are_one_to_2_pow_32_minus_1_digests() {
