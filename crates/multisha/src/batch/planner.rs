@@ -986,6 +986,52 @@ mod tests {
         assert_eq!(stages.iter().map(|s| s.1).sum::<usize>(), 17);
     }
 
+    /// The ragged shapes (short messages, then longer ones of differing lengths) whose plan
+    /// starts on a lane kernel and hands it the last `remainder + width` messages: one more
+    /// group than the remainder of full groups, as `(table, lens, plan)`.
+    fn one_more_group_handed_over() -> Vec<(&'static str, Vec<usize>, Vec<(String, usize)>)> {
+        let mut found = Vec::new();
+        for (table, costs, names) in tables() {
+            for short in [64, 1024] {
+                for head in 1..40 {
+                    for tail in 1..20 {
+                        let lens: Vec<usize> = (0..head)
+                            .map(|_| short)
+                            .chain((0..tail).map(|i| 4096 + 640 * i))
+                            .collect();
+                        let plan = plan_of(&costs, &lens);
+                        let first = plan.stages().next().expect("a stage");
+                        let Runner::Lanes(k) = first.runner else {
+                            continue;
+                        };
+                        let width = costs.lanes[k].0;
+                        let rest = lens.len() - first.count;
+                        if rest == (lens.len() & (width - 1)) + width {
+                            found.push((table, lens, named(&plan, names)));
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn ragged_batches_may_hand_over_one_more_group() {
+        // The search's second candidate for ragged lengths: without it none of these shapes
+        // finds such a plan.
+        let found = one_more_group_handed_over();
+        assert!(
+            !found.is_empty(),
+            "no ragged shape hands over one more group"
+        );
+        // One found: four short then four long messages on zen-like costs, the long ones one
+        // by one instead of a second round of shani-x4 in which the short lanes idle.
+        assert!(found.iter().any(|(table, lens, plan)| *table == "zen-like"
+            && lens.len() == 8
+            && *plan == [("shani-x4".into(), 4), ("one by one".into(), 4)]));
+    }
+
     /// The predicted time of every message on one runner.
     fn alone(costs: &Costs, (shape, tail): &(Shape, Tail), runner: Runner) -> f32 {
         let all = Part::all(shape, tail);
