@@ -172,12 +172,22 @@ fn store_words_portable(chunk: &mut [u8; 16], lo: u64, hi: u64) {
     chunk[8..].copy_from_slice(&hi.to_le_bytes());
 }
 
-/// Overwrites both padding blocks with zeros in a way the optimiser cannot drop.
+/// Overwrites both padding blocks with zeros in a way the optimiser cannot drop. With the
+/// `wipe-observer` feature, records the wipe in the padding log
+/// ([`take_padding`](crate::wipe_observer::take_padding)).
 #[inline(always)]
 pub fn wipe_blocks<B: BlockBytes>(blocks: &mut [B]) {
-    for block in blocks {
+    #[cfg(feature = "wipe-observer")]
+    let had_data = blocks.iter().any(|b| b.as_ref().iter().any(|&x| x != 0));
+    for block in blocks.iter_mut() {
         block.as_mut().zeroize();
     }
+    #[cfg(feature = "wipe-observer")]
+    crate::wipe_observer::record_padding(
+        blocks.len() * B::LEN,
+        had_data,
+        blocks.iter().all(|b| b.as_ref().iter().all(|&x| x == 0)),
+    );
 }
 
 /// Hashes a whole message without a streaming buffer: whole blocks straight from the input,

@@ -22,6 +22,9 @@ pub struct WipeRecord {
 
 std::thread_local! {
     static LOG: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
+    /// Wipes of padded tails ([`wipe_blocks`](crate::wipe_blocks)), kept apart from the
+    /// workspaces' so that the counts per update call stay as they were.
+    static PADDING: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
 }
 
 pub(crate) fn record(bytes: usize, touched: bool, had_data: bool, zero_after: bool) {
@@ -33,6 +36,22 @@ pub(crate) fn record(bytes: usize, touched: bool, had_data: bool, zero_after: bo
             zero_after,
         })
     });
+}
+
+pub(crate) fn record_padding(bytes: usize, had_data: bool, zero_after: bool) {
+    PADDING.with(|log| {
+        log.borrow_mut().push(WipeRecord {
+            bytes,
+            touched: true,
+            had_data,
+            zero_after,
+        })
+    });
+}
+
+/// Returns and clears this thread's log of padded-tail wipes (`touched` is always true).
+pub fn take_padding() -> Vec<WipeRecord> {
+    PADDING.with(|log| core::mem::take(&mut *log.borrow_mut()))
 }
 
 /// Returns and clears this thread's wipe log.

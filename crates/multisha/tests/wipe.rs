@@ -4,7 +4,7 @@
 //! every variant this CPU runs.
 
 use multisha::engine::{Function, Interface, PinnedMany, Schedule, Variant};
-use multisha_contract::wipe_observer::{WipeRecord, take};
+use multisha_contract::wipe_observer::{WipeRecord, take, take_padding};
 
 fn check(records: &[WipeRecord], expected: usize, variant: &Variant, what: &str) {
     assert_eq!(records.len(), expected, "{variant} {what}: {records:?}");
@@ -54,8 +54,15 @@ fn streaming_updates_wipe_once_per_call() {
             hasher.update(&vec![3u8; block - 10 + block * 3 + 7]);
             check(&take(), 2, variant, "buffered block, then the rest");
 
+            take_padding();
             let _ = hasher.finalize();
             check(&take(), 1, variant, "finalisation");
+            // The padded tail (7 bytes, the 0x80 and the length: one block) is wiped too.
+            let padding = take_padding();
+            assert!(
+                matches!(padding[..], [r] if r.bytes == block && r.had_data && r.zero_after),
+                "{variant} finalisation: padded tail wipes {padding:?}"
+            );
         }
     }
 }
@@ -189,7 +196,7 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_every_workspace() {
         let single = plan.stages().find(|s| s.lanes == 1).expect("mixed").variant;
         let lane_workspace = plan
             .stages()
-            .any(|s| s.lanes > 1 && s.variant.schedule() == Schedule::Workspace);
+            .any(|s| s.lanes > 1 && s.variant.schedule() == Schedule::LaneWorkspace);
         take();
         let digests = run(&messages);
         let records = take();
@@ -215,6 +222,12 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_every_workspace() {
             "lane buffers in {plan}: {buffers:?}"
         );
         assert!(workspace.zero_after, "{plan}: {workspace:?}");
-        assert_eq!(workspace.touched, lane_workspace, "{plan}: {workspace:?}");
+        // A lane kernel with its schedule in the lane workspace filled it, and the wipe saw
+        // that; the others never asked for it.
+        assert_eq!(
+            (workspace.touched, workspace.had_data),
+            (lane_workspace, lane_workspace),
+            "{plan}: {workspace:?}"
+        );
     }
 }
