@@ -95,12 +95,18 @@ fn check_function<H: HashFunction>(
 }
 
 /// The lane kernels this CPU must run: a listed one that is missing here fails the test.
+/// Derived apart from the engine's availability (the loops' filter): from the features CI
+/// names (`MULTISHA_EXPECT_FEATURES`) or else the contract's own CPU probe; under a CPU mask
+/// (`MULTISHA_CPU`, tested by `cpu_mask.rs`) only those the masked engine still has.
 fn expected_lane_variants() -> Vec<&'static str> {
-    // What this CPU runs, as masked (`MULTISHA_CPU`): the engine's own view of it.
+    let cpu = multisha_contract::harness::expected_features()
+        .unwrap_or_else(multisha_contract::CpuFeatures::detect);
+    let masked = std::env::var_os("MULTISHA_CPU").is_some_and(|m| !m.is_empty());
     Algorithm::Sha512
         .variants()
         .iter()
-        .filter(|v| v.lanes() > 1 && v.is_available())
+        .filter(|v| v.lanes() > 1 && v.requires().is_native_arch() && cpu.contains(v.requires()))
+        .filter(|v| !masked || multisha::engine::cpu_features().contains(v.requires()))
         .map(|v| v.name())
         .collect()
 }
