@@ -132,7 +132,7 @@ fn batch_wipes<H: multisha::HashFunction>() {
 /// then the lane buffers and the lane workspace are wiped once, at the end. Messages of equal
 /// length differ, and every digest is RustCrypto's.
 #[test]
-fn dispatched_batches_of_lanes_and_one_by_one_wipe_every_workspace() {
+fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
     use multisha::engine::{Algorithm, batch_plan};
     type Run = fn(&[&[u8]]) -> Vec<Vec<u8>>;
     let sha1: Run = |messages| {

@@ -240,7 +240,7 @@ mod tests {
     }
 
     #[test]
-    fn every_stage_count_and_runner_round_trips() {
+    fn each_stage_count_and_runner_round_trips() {
         for count in [2, 3, 17, 100, (1 << COUNT_BITS) - 1] {
             for k in 0..MAX_KERNELS {
                 for head in 1..count.min(40) {

@@ -921,7 +921,7 @@ mod tests {
     }
 
     #[test]
-    fn force_refuses_every_variant_whose_feature_is_missing_and_changes_nothing() {
+    fn force_refuses_each_variant_whose_feature_is_missing_and_changes_nothing() {
         let _turn = crate::tests::SERIAL
             .lock()
             .unwrap_or_else(|e| e.into_inner());
