@@ -123,7 +123,9 @@ pub(crate) unsafe fn execute<H, M, D>(
             }
         }
     }
-    batch.wipe();
+    // Wiped by its `Drop`, here or on the way out of a panic (a `Digests` slot of the wrong
+    // length, a caller's `Messages` or `Digests` that panics).
+    drop(batch);
 }
 
 #[cfg(test)]
@@ -423,7 +425,16 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             .wipe_first((u32::BITS - self.touched.leading_zeros()) as usize);
         self.workspace.wipe();
     }
+}
 
+/// The wipe, once per batch: on return and on unwind alike.
+impl<H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Drop for Batch<'_, H, M, D> {
+    fn drop(&mut self) {
+        self.wipe();
+    }
+}
+
+impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H, M, D> {
     /// Fills the free lanes of a `width`-lane kernel: with messages parked beyond its lanes
     /// (a wider kernel's, or rotation's), else with the next messages. When what is left is
     /// fewer than twice the lanes, starts all of it (in slots beyond the lanes) so rotation
@@ -810,6 +821,49 @@ mod tests {
         second.sort_by_key(|&i| (core::cmp::Reverse(lens[i]), i));
         want.extend(second);
         assert_eq!(started, want);
+    }
+
+    #[test]
+    fn a_panic_mid_batch_still_wipes_the_lanes() {
+        /// Digests whose third slot panics, as a caller's `Digests` might.
+        struct Failing<'a>(&'a mut [[u8; 32]], usize);
+        impl Digests for Failing<'_> {
+            fn count(&self) -> usize {
+                self.0.len()
+            }
+            fn slot(&mut self, i: usize) -> &mut [u8] {
+                self.1 += 1;
+                assert!(self.1 < 3, "a digest slot that fails mid-batch");
+                &mut self.0[i]
+            }
+        }
+        type C = <Sha256 as HashFunction>::Compression;
+        let data = data();
+        let messages: Vec<&[u8]> = (0..8).map(|i| &data[..100 + 70 * i]).collect();
+        let mut out = std::vec![[0u8; 32]; messages.len()];
+        let kernel = LaneKernel::<C> {
+            lanes: 4,
+            compress: count_steps::<C>,
+            constant: count_constant::<C>,
+            iterate: None,
+        };
+        multisha_contract::wipe_observer::take();
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut digests = Failing(&mut out, 0);
+            let mut batch = Batch::<Sha256, _, _>::new(&messages[..], &mut digests);
+            batch.limit = messages.len();
+            batch.run_level(kernel);
+        }));
+        assert!(unwound.is_err(), "the digests' panic unwinds");
+        // The lane buffers (which held the lanes' states and tails), then the lane workspace.
+        let records = multisha_contract::wipe_observer::take();
+        assert_eq!(records.len(), 2, "{records:?}");
+        let (buffers, workspace) = (records[0], records[1]);
+        assert!(
+            buffers.touched && buffers.had_data && buffers.zero_after,
+            "{buffers:?}"
+        );
+        assert!(workspace.zero_after, "{workspace:?}");
     }
 
     std::thread_local! {
