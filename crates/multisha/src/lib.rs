@@ -39,7 +39,8 @@
 //! table (checked against the registry by a test); `cargo xtask report` measures them.
 #![no_std]
 
-#[cfg(feature = "std")]
+// The tests use std (collections, formatting, threads) with the library's features off too.
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
 mod algorithms;
