@@ -986,10 +986,13 @@ mod tests {
         assert_eq!(stages.iter().map(|s| s.1).sum::<usize>(), 17);
     }
 
+    /// A shape found by [`one_more_group_handed_over`]: its table, its lengths, its plan.
+    type Found = (&'static str, Vec<usize>, Vec<(String, usize)>);
+
     /// The ragged shapes (short messages, then longer ones of differing lengths) whose plan
     /// starts on a lane kernel and hands it the last `remainder + width` messages: one more
     /// group than the remainder of full groups, as `(table, lens, plan)`.
-    fn one_more_group_handed_over() -> Vec<(&'static str, Vec<usize>, Vec<(String, usize)>)> {
+    fn one_more_group_handed_over() -> Vec<Found> {
         let mut found = Vec::new();
         for (table, costs, names) in tables() {
             for short in [64, 1024] {
