@@ -123,9 +123,9 @@ pub(crate) unsafe fn execute<H, M, D>(
             }
         }
     }
-    // Wiped by its `Drop`, here or on the way out of a panic (a `Digests` slot of the wrong
-    // length, a caller's `Messages` or `Digests` that panics).
-    drop(batch);
+    // `batch` is wiped by its `Drop` as it goes out of scope here, or on the way out of a
+    // panic (a caller's `Messages` or `Digests`). Dropped in place: `drop(batch)` would move
+    // it, leaving an unwiped copy of the lanes' states in this frame.
 }
 
 #[cfg(test)]
