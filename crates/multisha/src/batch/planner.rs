@@ -1035,6 +1035,29 @@ mod tests {
             && *plan == [("shani-x4".into(), 4), ("one by one".into(), 4)]));
     }
 
+    #[test]
+    fn the_last_messages_may_split_into_lanes_and_one_by_one() {
+        // Three stages come only from the tail's best plan splitting its own remainder off
+        // (lanes, then the rest one by one): some ragged shape must find one.
+        let three = tables().into_iter().any(|(_, costs, _)| {
+            (1..40).any(|head| {
+                (1..20).any(|tail| {
+                    let lens: Vec<usize> = (0..head)
+                        .map(|_| 1024)
+                        .chain((0..tail).map(|i| 4096 + 640 * i))
+                        .collect();
+                    let plan = plan_of(&costs, &lens);
+                    let runners: Vec<Runner> = plan.stages().map(|s| s.runner).collect();
+                    matches!(
+                        runners[..],
+                        [Runner::Lanes(_), Runner::Lanes(_), Runner::Single]
+                    )
+                })
+            })
+        });
+        assert!(three, "no shape plans lanes, lanes, then one by one");
+    }
+
     /// The predicted time of every message on one runner.
     fn alone(costs: &Costs, (shape, tail): &(Shape, Tail), runner: Runner) -> f32 {
         let all = Part::all(shape, tail);
