@@ -810,7 +810,10 @@ where
     }
     for variant in H::algorithm().variants() {
         if !variant.is_available() {
-            eprintln!("{variant}: skipped, this CPU lacks {}", variant.requires());
+            eprintln!(
+                "{variant}: skipped, this CPU (or its mask) lacks some of {}",
+                variant.requires()
+            );
             multisha_contract::harness::assert_skip_expected(variant.name(), variant.requires());
             continue;
         }
