@@ -63,6 +63,7 @@ pub use cpu::{CpuFeatures, Feature, MaskError, parse_mask, str_eq};
 pub use declaration::{Declaration, Kernel, LaneKernel, Schedule, SingleKernel};
 pub use iterate::{
     HmacKeys, HmacTemplate, IterateFn, LanesIterateFn, hmac_block, hmac_template, iterate_with,
+    scrub_stack,
 };
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
 pub use padding::{OneShot, oneshot, pad_into, wipe_blocks, write_digest};

@@ -698,3 +698,249 @@ fn scan_batches(set: &str, messages: &[Vec<u8>], found: &mut Vec<String>) {
     assert_eq!(d32.borrow()[0], multisha::sha512_256(&messages[0]));
     assert_eq!(d20.borrow()[1], multisha::sha1(&messages[1]));
 }
+
+/// What [`pbkdf2_secrets`] returns: key blocks, values, compressions.
+type Pbkdf2Secrets = ([Vec<u8>; 3], Vec<Vec<u8>>, Vec<(usize, Vec<u8>)>);
+
+/// A public PBKDF2 function of the library (`multisha::pbkdf2_hmac_sha256`, ...).
+type Pbkdf2Fn =
+    fn(&[u8], &[u8], std::num::NonZeroU32, &mut [u8]) -> Result<(), multisha::Pbkdf2Error>;
+
+/// A 40-byte password unlike anything else the tests put on the stack: its key block (and the
+/// block's ipad and opad forms) are what the PBKDF2 scan looks for byte-wise.
+fn pbkdf2_password() -> Vec<u8> {
+    (0..40u32)
+        .map(|i| (i.wrapping_mul(0x85EB_CA6B) >> 11) as u8 ^ 0x3C)
+        .collect()
+}
+
+/// What PBKDF2-HMAC with digest `D` (block `block_len` bytes) of `password` and `salt` makes
+/// that must not outlive the call, for `blocks` output blocks and `iterations` iterations:
+/// the key block and its ipad and opad forms (bytes), and every `U_j`, every inner digest
+/// `H(K ^ ipad || U_j)` and each `T_i` (big-endian words' bytes, as the states hold them);
+/// and the compressions of the iterations' one-block messages: which keyed state (1: ipad,
+/// 2: opad) and the digest the block holds.
+fn pbkdf2_secrets<D: sha2::Digest>(
+    block_len: usize,
+    password: &[u8],
+    salt: &[u8],
+    iterations: u32,
+    blocks: u32,
+) -> Pbkdf2Secrets {
+    let mut key = password.to_vec();
+    key.resize(block_len, 0);
+    let pad = |byte: u8| key.iter().map(|k| k ^ byte).collect::<Vec<u8>>();
+    let (ipad, opad) = (pad(0x36), pad(0x5c));
+    let hmac = |message: &[u8]| {
+        let inner = D::new()
+            .chain_update(&ipad)
+            .chain_update(message)
+            .finalize();
+        let outer = D::new().chain_update(&opad).chain_update(&inner).finalize();
+        (inner.to_vec(), outer.to_vec())
+    };
+    let mut values = Vec::new();
+    let mut compressions = Vec::new();
+    for index in 1..=blocks {
+        let mut message = salt.to_vec();
+        message.extend(index.to_be_bytes());
+        let (inner, mut u) = hmac(&message);
+        compressions.push((2, inner.clone()));
+        values.push(inner);
+        values.push(u.clone());
+        let mut t = u.clone();
+        for _ in 1..iterations {
+            let (inner, next) = hmac(&u);
+            compressions.push((1, u.clone()));
+            compressions.push((2, inner.clone()));
+            values.push(inner);
+            u = next;
+            for (t, u) in t.iter_mut().zip(&u) {
+                *t ^= u;
+            }
+            values.push(u.clone());
+        }
+        values.push(u);
+        values.push(t);
+    }
+    ([key, ipad, opad], values, compressions)
+}
+
+/// The key blocks' 16-byte windows within the password's bytes (the zero or pad bytes past
+/// it are public), at any offset of `below`.
+fn key_windows_found(below: &[u8], keys: &[Vec<u8>; 3], password_len: usize) -> usize {
+    let windows: HashSet<&[u8]> = keys
+        .iter()
+        .flat_map(|k| k[..password_len].windows(16))
+        .collect();
+    below.windows(16).filter(|w| windows.contains(w)).count()
+}
+
+/// One PBKDF2 derivation to scan: its label, its output blocks, the call.
+type Pbkdf2Path<'a> = (String, u32, Box<dyn Fn(&mut [u8]) + 'a>);
+
+/// Every PBKDF2 path of `H` this CPU runs, scanned (reference values from RustCrypto's `D`):
+/// the dispatched function (one output block, and four: chains where the dispatcher runs
+/// them), each single-message variant's own loop (pinned, two blocks one after the other),
+/// each lane kernel's chains (pinned, one block per lane). Returns what was found and how
+/// many paths ran.
+fn pbkdf2_residue<H: multisha::HashFunction, D: sha2::Digest>(
+    derive: Pbkdf2Fn,
+    below: &mut [u8],
+) -> (Vec<String>, usize)
+where
+    H::Compression: Lanes,
+    <H::Compression as multisha_contract::Compression>::Word:
+        std::hash::Hash + Eq + std::fmt::LowerHex,
+{
+    use multisha::engine::{Interface, Pinned, PinnedMany};
+    use multisha_contract::{BlockBytes, Compression, Word};
+    type A<H> = <H as multisha::HashFunction>::Compression;
+    const ITERATIONS: u32 = 5;
+    let iterations = std::num::NonZeroU32::new(ITERATIONS).expect("positive");
+    let password = pbkdf2_password();
+    let salt = b"residue scan salt".to_vec();
+    let digest_len = H::OUTPUT.len;
+    let mut paths: Vec<Pbkdf2Path> = Vec::new();
+    for blocks in [1, 4] {
+        paths.push((
+            format!("{} dispatched, {blocks} blocks", H::id()),
+            blocks,
+            Box::new(|out: &mut [u8]| {
+                derive(&password, &salt, iterations, out).expect("a valid length")
+            }),
+        ));
+    }
+    for variant in H::algorithm().variants() {
+        if !variant.is_available() {
+            eprintln!(
+                "{variant}: skipped, this CPU (or its mask) lacks some of {}",
+                variant.requires()
+            );
+            multisha_contract::harness::assert_skip_expected(variant.name(), variant.requires());
+            continue;
+        }
+        let (password, salt) = (&password, &salt);
+        match variant.interface() {
+            Interface::Single => {
+                let pin = Pinned::<H>::from_variant(variant).expect("available");
+                paths.push((
+                    format!("{variant} loop"),
+                    2,
+                    Box::new(move |out: &mut [u8]| {
+                        pin.pbkdf2_hmac(password, salt, iterations, out)
+                            .expect("a valid length")
+                    }),
+                ));
+            }
+            _ => {
+                let pin = PinnedMany::<H>::new(variant.name()).expect("available");
+                if pin.has_pbkdf2_chains() {
+                    paths.push((
+                        format!("{variant} chains"),
+                        variant.lanes() as u32,
+                        Box::new(move |out: &mut [u8]| {
+                            pin.pbkdf2_hmac(password, salt, iterations, out)
+                                .expect("a valid length")
+                        }),
+                    ));
+                }
+            }
+        }
+    }
+    let block_len = <A<H> as Compression>::Block::LEN;
+    let word_len = size_of::<<A<H> as Compression>::Word>();
+    let mut found = Vec::new();
+    for (label, blocks, derive) in &paths {
+        let (keys, values, compressions) =
+            pbkdf2_secrets::<D>(block_len, &password, &salt, ITERATIONS, *blocks);
+        let mut forbidden = HashSet::new();
+        // The keyed states (ipad and opad), from the reference compression.
+        let mut keyed = Vec::new();
+        for key in &keys[1..] {
+            let mut block = <A<H> as Compression>::Block::ZERO;
+            block.as_mut().copy_from_slice(key);
+            let state = A::<H>::values(&H::OUTPUT.iv, &block, &mut HashSet::new());
+            forbidden.extend(state.as_ref().iter().copied());
+            keyed.push(state);
+        }
+        // Every schedule word and round value of the iterations' compressions: the digest,
+        // the padding and the length of key block plus digest (in the last eighth).
+        for (key, digest) in &compressions {
+            let mut block = <A<H> as Compression>::Block::ZERO;
+            let bytes = block.as_mut();
+            bytes[..digest_len].copy_from_slice(digest);
+            bytes[digest_len] = 0x80;
+            let bits = ((block_len + digest_len) as u128 * 8).to_be_bytes();
+            bytes[block_len - block_len / 8..].copy_from_slice(&bits[16 - block_len / 8..]);
+            A::<H>::values(&keyed[key - 1], &block, &mut forbidden);
+        }
+        for value in &values {
+            forbidden.extend(
+                value
+                    .chunks(word_len)
+                    .map(<A<H> as Compression>::Word::from_be_slice),
+            );
+        }
+        // The output is the caller's (on the heap); `T` is only forbidden below the stack
+        // pointer.
+        let out = RefCell::new(vec![0u8; *blocks as usize * digest_len]);
+        below.fill(0);
+        residue_of(&|| derive(&mut out.borrow_mut()), below);
+        let windows = key_windows_found(below, &keys, password.len());
+        if windows > 0 {
+            found.push(format!(
+                "{label}: {windows} 16-byte windows of the key block"
+            ));
+        }
+        for (depth, word) in A::<H>::scan(below, &forbidden) {
+            found.push(format!("{label}: {word:x} at rsp - {depth}"));
+        }
+    }
+    (found, paths.len())
+}
+
+/// Every PBKDF2 path this CPU runs, for SHA-1, SHA-256 and SHA-512, leaves no key block, keyed
+/// HMAC state, `U`, inner digest or `T` below the stack pointer. A variant this CPU lacks is
+/// named on standard error, and fails the test where `MULTISHA_EXPECT_FEATURES` says the CPU
+/// has what it requires.
+#[test]
+fn every_pbkdf2_path_leaves_no_key_state_u_or_t_on_the_stack() {
+    let mut below = vec![0u8; 32 * 1024];
+    // The control: the scan finds a keyed state the test leaves on the stack itself.
+    let password = pbkdf2_password();
+    let (keys, _, _) = pbkdf2_secrets::<sha2::Sha256>(64, &password, b"", 1, 1);
+    let state = sha2_values(
+        &SHA256,
+        &multisha_contract::SHA256_IV,
+        &keys[1],
+        &mut HashSet::new(),
+    );
+    residue_of(
+        &|| {
+            let copy = state;
+            std::hint::black_box(&copy);
+            let key: [u8; 64] = keys[0].as_slice().try_into().expect("64 bytes");
+            std::hint::black_box(&key);
+        },
+        &mut below,
+    );
+    assert!(
+        !words_found(&below, &state.into_iter().collect()).is_empty()
+            && key_windows_found(&below, &keys, password.len()) > 0,
+        "the scan sees the stack"
+    );
+
+    let mut found = Vec::new();
+    let mut ran = 0;
+    for (f, n) in [
+        pbkdf2_residue::<multisha::Sha1, sha1::Sha1>(multisha::pbkdf2_hmac_sha1, &mut below),
+        pbkdf2_residue::<multisha::Sha256, sha2::Sha256>(multisha::pbkdf2_hmac_sha256, &mut below),
+        pbkdf2_residue::<multisha::Sha512, sha2::Sha512>(multisha::pbkdf2_hmac_sha512, &mut below),
+    ] {
+        found.extend(f);
+        ran += n;
+    }
+    eprintln!("{ran} PBKDF2 paths scanned");
+    assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
+}

@@ -126,7 +126,16 @@ unsafe fn for_each_block<H: HashFunction>(
             // The index fits: it is at most `blocks`, at most 2^32 - 1.
             let block = (index + lane as u64) as u32;
             // SAFETY: forwarded from the caller.
-            u[lane] = unsafe { first_u(kernel.compress, &keys, salt, block, digest_len) };
+            unsafe {
+                first_u(
+                    kernel.compress,
+                    &keys,
+                    salt,
+                    block,
+                    digest_len,
+                    &mut u[lane],
+                )
+            };
             t[lane] = u[lane];
         }
         let rest = iterations.get() - 1;
@@ -191,7 +200,8 @@ unsafe fn hmac_keys<A: Compression>(
     keys
 }
 
-/// `U_1 = HMAC(password, salt || INT(index))`, as state words.
+/// `U_1 = HMAC(password, salt || INT(index))`, as state words, into `u`: computed in place
+/// (not returned, which left a copy of `U_1` in this function's dead frame).
 ///
 /// # Safety
 /// As [`hmac_keys`].
@@ -201,7 +211,8 @@ unsafe fn first_u<A: Compression>(
     salt: &[u8],
     index: u32,
     digest_len: usize,
-) -> State<A> {
+    u: &mut State<A>,
+) {
     let mut w = A::Workspace::default();
     let mut inner = keys.inner;
     let (blocks, rest) = A::Block::split(salt);
@@ -227,16 +238,15 @@ unsafe fn first_u<A: Compression>(
 
     let mut block = hmac_block::<A>(digest_len);
     write_digest(inner.as_ref(), &mut block.as_mut()[..digest_len]);
-    let mut u = keys.outer;
+    *u = keys.outer;
     // SAFETY: as above.
-    unsafe { compress(&mut u, core::slice::from_ref(&block), &mut w) };
+    unsafe { compress(u, core::slice::from_ref(&block), &mut w) };
 
     w.wipe();
     wipe_blocks(&mut padded);
     joined.zeroize();
     block.as_mut().zeroize();
     inner.as_mut().zeroize();
-    u
 }
 
 #[cfg(test)]
