@@ -178,7 +178,7 @@ fn store_words_portable(chunk: &mut [u8; 16], lo: u64, hi: u64) {
 #[inline(always)]
 pub fn wipe_blocks<B: BlockBytes>(blocks: &mut [B]) {
     #[cfg(feature = "wipe-observer")]
-    let had_data = blocks.iter().any(|b| b.as_ref().iter().any(|&x| x != 0));
+    let had_data = crate::wipe_observer::any_nonzero(blocks);
     for block in blocks.iter_mut() {
         block.as_mut().zeroize();
     }
@@ -186,7 +186,7 @@ pub fn wipe_blocks<B: BlockBytes>(blocks: &mut [B]) {
     crate::wipe_observer::record_padding(
         blocks.len() * B::LEN,
         had_data,
-        blocks.iter().all(|b| b.as_ref().iter().all(|&x| x == 0)),
+        !crate::wipe_observer::any_nonzero(blocks),
     );
 }
 

@@ -38,6 +38,15 @@ pub(crate) fn record(bytes: usize, touched: bool, had_data: bool, zero_after: bo
     });
 }
 
+/// Whether any byte of `blocks` is set. Out of line, and reading through the reference: the
+/// check inlined into a PBKDF2 loop put copies of the padded digest (`U`) on the stack, which
+/// the PBKDF2 stack-residue scan found.
+#[inline(never)]
+pub(crate) fn any_nonzero<B: crate::BlockBytes>(blocks: &[B]) -> bool {
+    blocks.iter().any(|b| b.as_ref().iter().any(|&x| x != 0))
+}
+
+#[inline(never)]
 pub(crate) fn record_padding(bytes: usize, had_data: bool, zero_after: bool) {
     PADDING.with(|log| {
         log.borrow_mut().push(WipeRecord {
