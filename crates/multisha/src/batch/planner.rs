@@ -986,6 +986,15 @@ mod tests {
         assert_eq!(stages.iter().map(|s| s.1).sum::<usize>(), 17);
     }
 
+    /// `head` messages of `short` bytes, then `tail` longer ones of differing lengths (4 KiB
+    /// up, 640 bytes apart): the ragged shapes the search's candidates are tested on.
+    fn short_then_long(short: usize, head: usize, tail: usize) -> Vec<usize> {
+        (0..head)
+            .map(|_| short)
+            .chain((0..tail).map(|i| 4096 + 640 * i))
+            .collect()
+    }
+
     /// A shape found by [`one_more_group_handed_over`]: its table, its lengths, its plan.
     type Found = (&'static str, Vec<usize>, Vec<(String, usize)>);
 
@@ -998,10 +1007,7 @@ mod tests {
             for short in [64, 1024] {
                 for head in 1..40 {
                     for tail in 1..20 {
-                        let lens: Vec<usize> = (0..head)
-                            .map(|_| short)
-                            .chain((0..tail).map(|i| 4096 + 640 * i))
-                            .collect();
+                        let lens = short_then_long(short, head, tail);
                         let plan = plan_of(&costs, &lens);
                         let first = plan.stages().next().expect("a stage");
                         let Runner::Lanes(k) = first.runner else {
@@ -1042,11 +1048,7 @@ mod tests {
         let three = tables().into_iter().any(|(_, costs, _)| {
             (1..40).any(|head| {
                 (1..20).any(|tail| {
-                    let lens: Vec<usize> = (0..head)
-                        .map(|_| 1024)
-                        .chain((0..tail).map(|i| 4096 + 640 * i))
-                        .collect();
-                    let plan = plan_of(&costs, &lens);
+                    let plan = plan_of(&costs, &short_then_long(1024, head, tail));
                     let runners: Vec<Runner> = plan.stages().map(|s| s.runner).collect();
                     matches!(
                         runners[..],
