@@ -150,8 +150,6 @@ pub unsafe fn iterate_with<A: Compression>(
     w.wipe();
     block.as_mut().zeroize();
     inner.as_mut().zeroize();
-    // The kernels' dead frames (what they spilled of the keyed states and digests).
-    scrub_stack();
 }
 
 /// Bytes of dead stack [`scrub_stack`] overwrites: more than any kernel's frame (the deepest
@@ -161,7 +159,8 @@ const SCRUB_BYTES: usize = 4096;
 /// Overwrites the [`SCRUB_BYTES`] of stack below the caller's frame with zeros: the frames of
 /// the functions it called, where a kernel that keeps `U`, `T` and the keyed states in
 /// registers leaves whatever the compiler spilled of them (no wipe of the kernel's own can
-/// reach its frame). Called once per PBKDF2 loop, not per block (about 100 ns).
+/// reach its frame). The engine calls it once per PBKDF2 derivation, after every kernel it
+/// ran (about 100 ns).
 #[inline(never)]
 pub fn scrub_stack() {
     let mut zeros = [0u8; SCRUB_BYTES];

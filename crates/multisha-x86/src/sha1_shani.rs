@@ -157,50 +157,33 @@ multisha_contract::declare_variant! {
         digest_len: usize,
         count: u32,
     ) {
-        // Safe to call: this function has the loop's features.
-        iterate_registers(keys, u, t, digest_len, count);
-        // What the loop spilled of `U`, `T`, the keyed states and the schedules lies in
-        // its dead frame, which no wipe of its own can reach.
-        multisha_contract::scrub_stack();
-    }
-}
-
-/// The PBKDF2 loop of [`iterate`], whose frame the entry scrubs after it.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn iterate_registers(
-    keys: &HmacKeys<Sha1Compression>,
-    u: &mut [u32; 5],
-    t: &mut [u32; 5],
-    digest_len: usize,
-    count: u32,
-) {
-    if count == 0 {
-        return;
-    }
-    let template = hmac_template::<Sha1Compression>(digest_len);
-    assert!(
-        template.mask[..4] == [u32::MAX; 4],
-        "SHA-1 digests fill the first four words"
-    );
-    // w[t] in the top lane, as SHA-NI wants.
-    let words = |w: &[u32]| _mm_set_epi32(w[0] as i32, w[1] as i32, w[2] as i32, w[3] as i32);
-    let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
-    let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
-    let (inner_abcd, inner_e) = to_shani!(&keys.inner);
-    let (outer_abcd, outer_e) = to_shani!(&keys.outer);
-    let (mut abcd, mut e) = to_shani!(u);
-    let (mut t_abcd, mut t_e) = to_shani!(t);
-    for _ in 0..count {
-        for start in [(inner_abcd, inner_e), (outer_abcd, outer_e)] {
-            let w0 = abcd;
-            let w1 = _mm_or_si128(_mm_and_si128(e, mask1), pad1);
-            (abcd, e) = start;
-            compress_block!(abcd, e, w0, w1, pad2, pad3);
+        if count == 0 {
+            return;
         }
-        t_abcd = _mm_xor_si128(t_abcd, abcd);
-        t_e = _mm_xor_si128(t_e, e);
+        let template = hmac_template::<Sha1Compression>(digest_len);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-1 digests fill the first four words"
+        );
+        // w[t] in the top lane, as SHA-NI wants.
+        let words = |w: &[u32]| _mm_set_epi32(w[0] as i32, w[1] as i32, w[2] as i32, w[3] as i32);
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let (inner_abcd, inner_e) = to_shani!(&keys.inner);
+        let (outer_abcd, outer_e) = to_shani!(&keys.outer);
+        let (mut abcd, mut e) = to_shani!(u);
+        let (mut t_abcd, mut t_e) = to_shani!(t);
+        for _ in 0..count {
+            for start in [(inner_abcd, inner_e), (outer_abcd, outer_e)] {
+                let w0 = abcd;
+                let w1 = _mm_or_si128(_mm_and_si128(e, mask1), pad1);
+                (abcd, e) = start;
+                compress_block!(abcd, e, w0, w1, pad2, pad3);
+            }
+            t_abcd = _mm_xor_si128(t_abcd, abcd);
+            t_e = _mm_xor_si128(t_e, e);
+        }
+        from_shani!(abcd, e, u);
+        from_shani!(t_abcd, t_e, t);
     }
-    from_shani!(abcd, e, u);
-    from_shani!(t_abcd, t_e, t);
 }

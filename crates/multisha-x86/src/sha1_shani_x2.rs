@@ -256,70 +256,53 @@ multisha_contract::declare_variant! {
         digest_len: usize,
         count: u32,
     ) {
-        // Safe to call: this function has the loop's features.
-        iterate_registers(keys, u, t, digest_len, count);
-        // What the loop spilled of `U`, `T`, the keyed states and the schedules lies in
-        // its dead frame, which no wipe of its own can reach.
-        multisha_contract::scrub_stack();
-    }
-}
-
-/// The PBKDF2 loop of [`iterate`], whose frame the entry scrubs after it.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn iterate_registers(
-    keys: &HmacKeys<Sha1Compression>,
-    u: &mut [[u32; 5]],
-    t: &mut [[u32; 5]],
-    digest_len: usize,
-    count: u32,
-) {
-    let ([u0, u1], [t0, t1]) = (u, t) else {
-        panic!("shani-x2 takes two lanes");
-    };
-    if count == 0 {
-        return;
-    }
-    let template = hmac_template::<Sha1Compression>(digest_len);
-    assert!(
-        template.mask[..4] == [u32::MAX; 4],
-        "SHA-1 digests fill the first four words"
-    );
-    // w[t] in the top lane, as SHA-NI wants.
-    let words = |w: &[u32]| _mm_set_epi32(w[0] as i32, w[1] as i32, w[2] as i32, w[3] as i32);
-    let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
-    let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
-    let inner = load_state(&keys.inner);
-    let outer = load_state(&keys.outer);
-    let (a0, e0) = load_state(u0);
-    let (a1, e1) = load_state(u1);
-    let (mut abcd, mut e) = ([a0, a1], [e0, e1]);
-    let (ta0, te0) = load_state(t0);
-    let (ta1, te1) = load_state(t1);
-    let (mut t_abcd, mut t_e) = ([ta0, ta1], [te0, te1]);
-    for _ in 0..count {
-        for (start_abcd, start_e) in [inner, outer] {
-            let w1 = [0, 1].map(|i| _mm_or_si128(_mm_and_si128(e[i], mask1), pad1));
-            let x = schedule_block([abcd[0], w1[0], pad2, pad3]);
-            let y = schedule_block([abcd[1], w1[1], pad2, pad3]);
-            let mut h0 = [start_abcd; 2];
-            let mut h1 = [
-                _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, x[0])),
-                _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, y[0])),
-            ];
-            rounds_on_schedule!(h0, h1, |i| [x[i], y[i]]);
+        let ([u0, u1], [t0, t1]) = (u, t) else {
+            panic!("shani-x2 takes two lanes");
+        };
+        if count == 0 {
+            return;
+        }
+        let template = hmac_template::<Sha1Compression>(digest_len);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-1 digests fill the first four words"
+        );
+        // w[t] in the top lane, as SHA-NI wants.
+        let words = |w: &[u32]| _mm_set_epi32(w[0] as i32, w[1] as i32, w[2] as i32, w[3] as i32);
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let inner = load_state(&keys.inner);
+        let outer = load_state(&keys.outer);
+        let (a0, e0) = load_state(u0);
+        let (a1, e1) = load_state(u1);
+        let (mut abcd, mut e) = ([a0, a1], [e0, e1]);
+        let (ta0, te0) = load_state(t0);
+        let (ta1, te1) = load_state(t1);
+        let (mut t_abcd, mut t_e) = ([ta0, ta1], [te0, te1]);
+        for _ in 0..count {
+            for (start_abcd, start_e) in [inner, outer] {
+                let w1 = [0, 1].map(|i| _mm_or_si128(_mm_and_si128(e[i], mask1), pad1));
+                let x = schedule_block([abcd[0], w1[0], pad2, pad3]);
+                let y = schedule_block([abcd[1], w1[1], pad2, pad3]);
+                let mut h0 = [start_abcd; 2];
+                let mut h1 = [
+                    _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, x[0])),
+                    _mm_sha1rnds4_epu32::<0>(start_abcd, _mm_add_epi32(start_e, y[0])),
+                ];
+                rounds_on_schedule!(h0, h1, |i| [x[i], y[i]]);
+                for i in 0..2 {
+                    abcd[i] = _mm_add_epi32(start_abcd, h0[i]);
+                    e[i] = _mm_sha1nexte_epu32(h1[i], start_e);
+                }
+            }
             for i in 0..2 {
-                abcd[i] = _mm_add_epi32(start_abcd, h0[i]);
-                e[i] = _mm_sha1nexte_epu32(h1[i], start_e);
+                t_abcd[i] = _mm_xor_si128(t_abcd[i], abcd[i]);
+                t_e[i] = _mm_xor_si128(t_e[i], e[i]);
             }
         }
-        for i in 0..2 {
-            t_abcd[i] = _mm_xor_si128(t_abcd[i], abcd[i]);
-            t_e[i] = _mm_xor_si128(t_e[i], e[i]);
-        }
+        store_state(u0, abcd[0], e[0]);
+        store_state(u1, abcd[1], e[1]);
+        store_state(t0, t_abcd[0], t_e[0]);
+        store_state(t1, t_abcd[1], t_e[1]);
     }
-    store_state(u0, abcd[0], e[0]);
-    store_state(u1, abcd[1], e[1]);
-    store_state(t0, t_abcd[0], t_e[0]);
-    store_state(t1, t_abcd[1], t_e[1]);
 }

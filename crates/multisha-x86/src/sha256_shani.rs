@@ -199,50 +199,33 @@ multisha_contract::declare_variant! {
         digest_len: usize,
         count: u32,
     ) {
-        // Safe to call: this function has the loop's features.
-        iterate_registers(keys, u, t, digest_len, count);
-        // What the loop spilled of `U`, `T`, the keyed states and the schedules lies in
-        // its dead frame, which no wipe of its own can reach.
-        multisha_contract::scrub_stack();
+        if count == 0 {
+            return;
+        }
+        // The message words past the first four: (e..h & mask) | pad, then padding only.
+        let template = hmac_template::<Sha256Compression>(digest_len);
+        let words = |w: &[u32]| _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-256 digests fill the first four words"
+        );
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let (inner_abef, inner_cdgh) = to_shani!(&keys.inner);
+        let (outer_abef, outer_cdgh) = to_shani!(&keys.outer);
+        let (mut abef, mut cdgh) = to_shani!(u);
+        let (mut t_abef, mut t_cdgh) = to_shani!(t);
+        for _ in 0..count {
+            let (w0, w1) = message!(abef, cdgh, mask1, pad1);
+            (abef, cdgh) = (inner_abef, inner_cdgh);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+            let (w0, w1) = message!(abef, cdgh, mask1, pad1);
+            (abef, cdgh) = (outer_abef, outer_cdgh);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+            t_abef = _mm_xor_si128(t_abef, abef);
+            t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
+        }
+        from_shani!(abef, cdgh, u);
+        from_shani!(t_abef, t_cdgh, t);
     }
-}
-
-/// The PBKDF2 loop of [`iterate`], whose frame the entry scrubs after it.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn iterate_registers(
-    keys: &HmacKeys<Sha256Compression>,
-    u: &mut [u32; 8],
-    t: &mut [u32; 8],
-    digest_len: usize,
-    count: u32,
-) {
-    if count == 0 {
-        return;
-    }
-    // The message words past the first four: (e..h & mask) | pad, then padding only.
-    let template = hmac_template::<Sha256Compression>(digest_len);
-    let words = |w: &[u32]| _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32);
-    assert!(
-        template.mask[..4] == [u32::MAX; 4],
-        "SHA-256 digests fill the first four words"
-    );
-    let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
-    let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
-    let (inner_abef, inner_cdgh) = to_shani!(&keys.inner);
-    let (outer_abef, outer_cdgh) = to_shani!(&keys.outer);
-    let (mut abef, mut cdgh) = to_shani!(u);
-    let (mut t_abef, mut t_cdgh) = to_shani!(t);
-    for _ in 0..count {
-        let (w0, w1) = message!(abef, cdgh, mask1, pad1);
-        (abef, cdgh) = (inner_abef, inner_cdgh);
-        compress_block!(abef, cdgh, w0, w1, pad2, pad3);
-        let (w0, w1) = message!(abef, cdgh, mask1, pad1);
-        (abef, cdgh) = (outer_abef, outer_cdgh);
-        compress_block!(abef, cdgh, w0, w1, pad2, pad3);
-        t_abef = _mm_xor_si128(t_abef, abef);
-        t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
-    }
-    from_shani!(abef, cdgh, u);
-    from_shani!(t_abef, t_cdgh, t);
 }

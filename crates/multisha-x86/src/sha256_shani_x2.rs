@@ -186,70 +186,53 @@ multisha_contract::declare_variant! {
         digest_len: usize,
         count: u32,
     ) {
-        // Safe to call: this function has the loop's features.
-        iterate_registers(keys, u, t, digest_len, count);
-        // What the loop spilled of `U`, `T`, the keyed states and the schedules lies in
-        // its dead frame, which no wipe of its own can reach.
-        multisha_contract::scrub_stack();
-    }
-}
-
-/// The PBKDF2 loop of [`iterate`], whose frame the entry scrubs after it.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn iterate_registers(
-    keys: &HmacKeys<Sha256Compression>,
-    u: &mut [[u32; 8]],
-    t: &mut [[u32; 8]],
-    digest_len: usize,
-    count: u32,
-) {
-    let ([u0, u1], [t0, t1]) = (u, t) else {
-        panic!("shani-x2 takes two lanes");
-    };
-    if count == 0 {
-        return;
-    }
-    let template = hmac_template::<Sha256Compression>(digest_len);
-    assert!(
-        template.mask[..4] == [u32::MAX; 4],
-        "SHA-256 digests fill the first four words"
-    );
-    let words = |w: &[u32]| _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32);
-    let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
-    let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
-    let inner = to_shani(&keys.inner);
-    let outer = to_shani(&keys.outer);
-    let (mut a0, mut c0) = to_shani(u0);
-    let (mut a1, mut c1) = to_shani(u1);
-    let (mut ta0, mut tc0) = to_shani(t0);
-    let (mut ta1, mut tc1) = to_shani(t1);
-    for _ in 0..count {
-        for (start_a, start_c) in [inner, outer] {
-            let (mut x0, mut x1) = message(a0, c0, mask1, pad1);
-            let (mut y0, mut y1) = message(a1, c1, mask1, pad1);
-            let (mut x2, mut x3, mut y2, mut y3) = (pad2, pad3, pad2, pad3);
-            (a0, c0, a1, c1) = (start_a, start_c, start_a, start_c);
-            for g in 0..3 {
-                quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule short);
-                quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule short);
-                quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule short);
-                quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule short);
-            }
-            quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
-            quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
-            quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
-            quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
-            (a0, c0) = (_mm_add_epi32(a0, start_a), _mm_add_epi32(c0, start_c));
-            (a1, c1) = (_mm_add_epi32(a1, start_a), _mm_add_epi32(c1, start_c));
+        let ([u0, u1], [t0, t1]) = (u, t) else {
+            panic!("shani-x2 takes two lanes");
+        };
+        if count == 0 {
+            return;
         }
-        (ta0, tc0) = (_mm_xor_si128(ta0, a0), _mm_xor_si128(tc0, c0));
-        (ta1, tc1) = (_mm_xor_si128(ta1, a1), _mm_xor_si128(tc1, c1));
+        let template = hmac_template::<Sha256Compression>(digest_len);
+        assert!(
+            template.mask[..4] == [u32::MAX; 4],
+            "SHA-256 digests fill the first four words"
+        );
+        let words = |w: &[u32]| _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32);
+        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+        let inner = to_shani(&keys.inner);
+        let outer = to_shani(&keys.outer);
+        let (mut a0, mut c0) = to_shani(u0);
+        let (mut a1, mut c1) = to_shani(u1);
+        let (mut ta0, mut tc0) = to_shani(t0);
+        let (mut ta1, mut tc1) = to_shani(t1);
+        for _ in 0..count {
+            for (start_a, start_c) in [inner, outer] {
+                let (mut x0, mut x1) = message(a0, c0, mask1, pad1);
+                let (mut y0, mut y1) = message(a1, c1, mask1, pad1);
+                let (mut x2, mut x3, mut y2, mut y3) = (pad2, pad3, pad2, pad3);
+                (a0, c0, a1, c1) = (start_a, start_c, start_a, start_c);
+                for g in 0..3 {
+                    quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule short);
+                    quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule short);
+                    quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule short);
+                    quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule short);
+                }
+                quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
+                quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
+                quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
+                quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
+                (a0, c0) = (_mm_add_epi32(a0, start_a), _mm_add_epi32(c0, start_c));
+                (a1, c1) = (_mm_add_epi32(a1, start_a), _mm_add_epi32(c1, start_c));
+            }
+            (ta0, tc0) = (_mm_xor_si128(ta0, a0), _mm_xor_si128(tc0, c0));
+            (ta1, tc1) = (_mm_xor_si128(ta1, a1), _mm_xor_si128(tc1, c1));
+        }
+        from_shani(u0, a0, c0);
+        from_shani(u1, a1, c1);
+        from_shani(t0, ta0, tc0);
+        from_shani(t1, ta1, tc1);
     }
-    from_shani(u0, a0, c0);
-    from_shani(u1, a1, c1);
-    from_shani(t0, ta0, tc0);
-    from_shani(t1, ta1, tc1);
 }
 
 /// The first eight message words of an HMAC block whose digest is the state `abef`, `cdgh`:

@@ -159,6 +159,10 @@ unsafe fn for_each_block<H: HashFunction>(
         state.as_mut().zeroize();
     }
     digest.zeroize();
+    // The dead frames of every kernel called above (what the loops spilled of `U`, `T`, the
+    // keyed states and the schedules, which no wipe of a kernel's own reaches): once, here,
+    // for every variant's loop and every lane kernel's chains.
+    multisha_contract::scrub_stack();
     Ok(())
 }
 
