@@ -5,6 +5,7 @@
 //! returns an error value (never panics on user input); `main` prints the error and exits 1.
 
 mod cross_test;
+mod layers;
 mod report;
 mod system;
 
@@ -30,6 +31,11 @@ const COMMANDS: &[Command] = &[
         name: "cross-test",
         about: "build the library crates for aarch64 and run their tests under qemu-aarch64",
         run: cross_test::run,
+    },
+    Command {
+        name: "layers",
+        about: "check that the engine crate's files import one way: no circle, no upward import",
+        run: layers::run,
     },
     Command {
         name: "report",

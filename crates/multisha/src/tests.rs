@@ -458,9 +458,9 @@ fn dispatched_batches_reach_the_lanes_where_the_plan_has_them() {
 /// messages.
 #[test]
 fn plans_of_random_cost_tables_give_rustcrypto_digests() {
-    use crate::batch::planner::{self, Costs, Runner};
-    use crate::batch::shape::Shape;
     use multisha_contract::{BlockBytes, Compression, Cost};
+    use multisha_plan::shape::Shape;
+    use multisha_plan::{Costs, Runner};
 
     fn cases<H: HashFunction>(seed: u64)
     where
@@ -504,7 +504,8 @@ fn plans_of_random_cost_tables_give_rustcrypto_digests() {
                 .map(|(i, &len)| &data[i % 97..][..len])
                 .collect();
             let shape = Shape::new(count, |i| lens[i], block_len, length_bytes);
-            let plan = planner::plan_ragged(&costs, &shape, |i| lens[i], block_len, length_bytes);
+            let plan =
+                multisha_plan::plan_ragged(&costs, &shape, |i| lens[i], block_len, length_bytes);
             if plan.stages().any(|s| matches!(s.runner, Runner::Lanes(_))) {
                 on_lanes += 1;
             } else {

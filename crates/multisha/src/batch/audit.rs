@@ -1,17 +1,17 @@
 //! The planner's costs and plans as the engine's audit types ([`BatchCosts`], [`BatchPlan`]).
 
-use super::planner::{Plan, Runner};
-use super::{Ladder, calibrate, planner};
+use super::{Ladder, calibrate};
 use crate::engine::dispatch;
 use crate::engine::{BatchCosts, BatchPlan, KernelCost, PlanStage, Reason};
 use crate::hash_function::Registered;
 use multisha_contract::{BlockBytes, Kernel};
+use multisha_plan::{Plan, Runner};
 
 /// The costs the planner of `A` uses now.
 pub(crate) fn costs<A: Registered>() -> BatchCosts {
     let ladder = dispatch::ladder::<A>();
     let (costs, measured) = calibrate::costs::<A>();
-    let mut kernels = [None; planner::MAX_KERNELS + 1];
+    let mut kernels = [None; multisha_plan::MAX_KERNELS + 1];
     kernels[0] = Some(KernelCost {
         variant: dispatch::single_variant::<A>(),
         lanes: 1,
@@ -48,10 +48,10 @@ pub(crate) fn plan<A: Registered>(lengths: &[usize]) -> BatchPlan {
         let ladder = dispatch::ladder::<A>();
         let (costs, measured) = calibrate::costs::<A>();
         let lens = |i| lengths[i];
-        let plan = planner::plan_for(&costs, count, lens, A::Block::LEN, A::LENGTH_BYTES);
+        let plan = multisha_plan::plan_for(&costs, count, lens, A::Block::LEN, A::LENGTH_BYTES);
         (*ladder, plan, measured)
     };
-    let mut stages = [None; planner::MAX_STAGES];
+    let mut stages = [None; multisha_plan::MAX_STAGES];
     let mut first = 0;
     for (slot, stage) in stages.iter_mut().zip(plan.stages()) {
         let (variant, lanes) = match stage.runner {

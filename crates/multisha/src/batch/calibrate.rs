@@ -42,11 +42,11 @@
 
 #[cfg(feature = "std")]
 use super::kernels::Ladder;
-use super::planner::Costs;
-use super::shape::Shape;
 use crate::engine::dispatch;
 use crate::hash_function::Registered;
 use core::sync::atomic::{AtomicUsize, Ordering};
+use multisha_plan::Costs;
+use multisha_plan::shape::Shape;
 
 /// The environment variable that turns measuring off (`0`, `off`, `false`, `no`) or leaves it
 /// on (`1`, `on`, `true`, `yes`; unset). Any other value is refused: measuring stays on, and
@@ -252,9 +252,9 @@ pub(crate) use measure::measure;
 mod measure {
     use super::*;
     use crate::batch::executor;
-    use crate::batch::planner::{self, MAX_KERNELS, Plan, Runner};
     use crate::hash_function::HashFunction;
     use multisha_contract::{BlockBytes, Compression, Cost, KernelFn, MAX_LANES};
+    use multisha_plan::{MAX_KERNELS, Plan, Runner};
     use std::time::{Duration, Instant};
 
     /// Measuring one compression function's kernels ends by then: no round starts that the
@@ -458,7 +458,7 @@ mod measure {
                 // batches of differing lengths (not over a partly filled group's, which do not
                 // refill).
                 let count = 2 * lanes;
-                let predicted = planner::all_on_lanes_time(
+                let predicted = multisha_plan::all_on_lanes_time(
                     lanes,
                     cost,
                     count,
@@ -471,7 +471,7 @@ mod measure {
                 // the model with every step alike, per group's padding step (SHA-256 on
                 // `shani-x4`, AMD EPYC Zen 4: 64 x 64 B predicted 40% over what it took).
                 let groups = PADDED_GROUPS as f32;
-                let predicted = planner::all_on_lanes_time(
+                let predicted = multisha_plan::all_on_lanes_time(
                     lanes,
                     cost,
                     PADDED_GROUPS * lanes,
@@ -662,7 +662,7 @@ mod measure {
                 },
                 padded: match lanes {
                     1 => f32::MAX,
-                    _ => planner::all_on_lanes_time(
+                    _ => multisha_plan::all_on_lanes_time(
                         lanes,
                         cost,
                         PADDED_GROUPS * lanes,
@@ -677,7 +677,7 @@ mod measure {
         /// The model's time for [`Messages::Refills`] on `lanes` lanes of `cost` (64-byte
         /// blocks, an 8-byte length).
         fn refills(cost: Cost, lanes: usize) -> f32 {
-            planner::all_on_lanes_time(lanes, cost, 2 * lanes, |j| refill_len(j, 64), 64, 8)
+            multisha_plan::all_on_lanes_time(lanes, cost, 2 * lanes, |j| refill_len(j, 64), 64, 8)
         }
 
         #[test]

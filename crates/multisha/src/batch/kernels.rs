@@ -2,9 +2,9 @@
 //! (typed, found once per process and cached in the dispatcher's slot), each with its declared
 //! cost estimate, and the single-message kernel as the one-lane case.
 
-use super::planner::{Costs, MAX_KERNELS};
 use crate::engine::{Algorithm, Interface, Variant};
 use multisha_contract::{Compression, Cost, CpuFeatures, Kernel, LaneKernel};
+use multisha_plan::{Costs, MAX_KERNELS};
 
 /// The lane kernels of `A` a CPU runs, in the registry's order.
 pub(crate) struct Ladder<A: Compression> {

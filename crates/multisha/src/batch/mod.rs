@@ -17,22 +17,18 @@ pub(crate) mod calibrate;
 pub(crate) mod executor;
 mod io;
 pub(crate) mod kernels;
-mod memo;
-pub(crate) mod planner;
-pub(crate) mod shape;
 
 pub(crate) use io::{Digests, Flat, Messages};
 pub(crate) use kernels::Ladder;
-pub(crate) use memo::PlanMemo;
-use memo::Remembered;
-pub(crate) use planner::Costs;
+use multisha_plan::Remembered;
+pub(crate) use multisha_plan::{Costs, PlanMemo};
 
 use crate::engine::Variant;
 use crate::engine::dispatch;
 use crate::hash_function::HashFunction;
 use multisha_contract::{BlockBytes, Compression, Kernel, KernelFn};
-use planner::{Plan, Runner};
-use shape::{Shape, Tail};
+use multisha_plan::{Plan, Runner};
+use multisha_plan::{Shape, Tail};
 
 type Block<H> = multisha_contract::Block<<H as HashFunction>::Compression>;
 
@@ -102,7 +98,9 @@ where
     // A small ragged batch that its estimate puts one by one goes straight there (counted
     // towards measuring, as every batch planned on the estimates is): planning it through
     // `plan_and_run` cost it 5-8% (6 SHA-1 messages of 0-200 bytes).
-    if !shape.equal && planner::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one()) {
+    if !shape.equal
+        && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
+    {
         if !measured && calibrate::pending::<H::Compression>() {
             let work = costs
                 .single()
@@ -139,13 +137,13 @@ fn plan_and_run<H, M, D>(
         // records) take the remembered plan.
         Some(known) => known.plan(shape.count),
         None if shape.equal => {
-            let plan = planner::plan(costs, shape, &Tail::EQUAL);
+            let plan = multisha_plan::plan(costs, shape, &Tail::EQUAL);
             dispatch::plan_memo::<H::Compression>().put(shape, measured, &plan);
             plan
         }
         None => {
             let lens = |i| messages.get(i).len();
-            planner::plan_ragged(costs, shape, lens, block_len, length_bytes)
+            multisha_plan::plan_ragged(costs, shape, lens, block_len, length_bytes)
         }
     };
     let mut plan = plan_with(costs, measured, known);
@@ -226,7 +224,7 @@ pub(crate) fn for_every_variant<H: HashFunction>(
 }
 
 /// Runs `messages` on every plan shape the CPU's kernels allow
-/// ([`planner::every_plan_shape`]), handing each result to `check` with a label (tests: every
+/// ([`multisha_plan::every_plan_shape`]), handing each result to `check` with a label (tests: every
 /// plan gives the same digests).
 #[cfg(test)]
 pub(crate) fn for_every_plan<H: HashFunction>(
@@ -236,7 +234,7 @@ pub(crate) fn for_every_plan<H: HashFunction>(
     let mut digests = std::vec![H::ZERO; messages.len()];
     let ladder = dispatch::ladder::<H::Compression>();
     let single = dispatch::current::<H::Compression>();
-    for plan in planner::every_plan_shape(ladder.len(), messages.len()) {
+    for plan in multisha_plan::every_plan_shape(ladder.len(), messages.len()) {
         digests.fill(H::ZERO);
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher.
         unsafe { executor::execute::<H, _, _>(&plan, &ladder, single, messages, &mut digests[..]) };

@@ -6,7 +6,7 @@ use core::fmt;
 use multisha_contract::Cost;
 
 /// At most this many kernels in a cost table: the single-message kernel and the lane kernels.
-const MAX_ENTRIES: usize = crate::batch::planner::MAX_KERNELS + 1;
+const MAX_ENTRIES: usize = multisha_plan::MAX_KERNELS + 1;
 
 /// The cost of one kernel as the batch planner uses it.
 #[derive(Debug, Clone, Copy)]
@@ -96,7 +96,7 @@ pub struct BatchPlan {
     pub measured: bool,
     /// Whether a variant was named (`force`, the environment): it runs the whole batch.
     pub pinned: bool,
-    pub(crate) stages: [Option<PlanStage>; crate::batch::planner::MAX_STAGES],
+    pub(crate) stages: [Option<PlanStage>; multisha_plan::MAX_STAGES],
 }
 
 impl BatchPlan {

@@ -16,8 +16,8 @@ use multisha_contract::Compression;
 use std::time::Instant;
 #[cfg(feature = "std")]
 use {
-    crate::batch::planner::MAX_KERNELS,
     multisha_contract::{HmacKeys, MAX_LANES, SingleKernel, State},
+    multisha_plan::MAX_KERNELS,
 };
 
 /// Iterations per timed run: a few microseconds, many times a block's latency.

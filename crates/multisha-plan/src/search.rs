@@ -27,9 +27,9 @@
 //! nanoseconds a lane kernel, and the smallest go one by one on a sum of their blocks
 //! ([`Costs::few_blocks`]). Equal batches need no reading; their plans are remembered.
 
-use super::executor::MIN_ROTATION_BLOCKS;
-use super::shape::{Shape, Tail, grouped};
-use core::fmt;
+use crate::costs::{Costs, savings};
+use crate::plan::{Plan, Runner, Stage};
+use crate::shape::{Shape, Tail, grouped, rotates};
 use multisha_contract::{Cost, MAX_LANES};
 
 /// A plan with lane kernels must be predicted to take at most this share of one by one's
@@ -41,214 +41,7 @@ use multisha_contract::{Cost, MAX_LANES};
 /// most `m (1 + 2e)` of one by one's time, and one by one kept at most `(1 + 2e) / m` of the
 /// lanes'. At 0.975, lanes stay within 3% of one by one for `e` up to 2.8%, and one by one
 /// within 5% of the lanes for `e` up to 1.2% (at 0.96: 3.6% and 0.4%).
-pub(crate) const LANES_MARGIN: f32 = 0.975;
-
-/// At most this many lane kernels per algorithm take part in a plan.
-pub(crate) const MAX_KERNELS: usize = 8;
-
-/// The costs the planner chooses by: the single-message kernel's and each lane kernel's with
-/// its lane count.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Costs {
-    /// The single-message kernel (one message after the other).
-    single: Cost,
-    /// `(lanes, cost)` of the lane kernels, `len` of them.
-    lanes: [(usize, Cost); MAX_KERNELS],
-    /// How many lane kernels.
-    len: usize,
-    /// Per lane kernel, the most it can save against one by one per block and per segment
-    /// with all its lanes filled ([`savings`]), kept with the costs so a large batch pays no
-    /// division for it.
-    savings: [(f32, f32); MAX_KERNELS],
-    /// Batches of `n` messages and at most `one_by_one_blocks[n.min(MAX_LANES)]` blocks go one
-    /// by one: no lane kernel can win back its set-up on them, with at most `n` of its lanes
-    /// filled ([`Costs::few_blocks`]).
-    one_by_one_blocks: [usize; MAX_LANES + 1],
-}
-
-impl Costs {
-    /// Costs with no lane kernel: every batch goes one by one.
-    pub(crate) const fn single_only(single: Cost) -> Self {
-        Self {
-            single,
-            lanes: [(0, Cost::new(0.0, 0.0, 0.0)); MAX_KERNELS],
-            len: 0,
-            savings: [(0.0, 0.0); MAX_KERNELS],
-            one_by_one_blocks: [usize::MAX; MAX_LANES + 1],
-        }
-    }
-
-    /// The single-message kernel's cost.
-    #[inline]
-    pub(crate) fn single(&self) -> Cost {
-        self.single
-    }
-
-    /// Replaces the single-message kernel's cost.
-    #[cfg(feature = "std")]
-    pub(crate) fn set_single(&mut self, cost: Cost) {
-        self.single = cost;
-        for k in 0..self.len {
-            let (width, cost) = self.lanes[k];
-            self.savings[k] = savings(self.single, cost, width);
-        }
-        self.count_one_by_one_blocks();
-    }
-
-    /// Replaces lane kernel `k`'s cost.
-    #[cfg(any(feature = "std", test))]
-    pub(crate) fn set_lanes(&mut self, k: usize, cost: Cost) {
-        let width = self.lanes[k].0;
-        self.lanes[k].1 = cost;
-        self.savings[k] = savings(self.single, cost, width);
-        self.count_one_by_one_blocks();
-    }
-
-    /// Works out [`few_blocks`](Self::few_blocks)' thresholds from the costs, every lane
-    /// kernel's.
-    #[cfg(any(feature = "std", test))]
-    fn count_one_by_one_blocks(&mut self) {
-        self.one_by_one_blocks = [usize::MAX; MAX_LANES + 1];
-        for k in 0..self.len {
-            self.lower_one_by_one_blocks(k);
-        }
-    }
-
-    /// Lowers [`few_blocks`](Self::few_blocks)' thresholds to where lane kernel `k`, with as
-    /// many lanes filled as there are messages, could win its set-up back. A process's first
-    /// batch runs this cold, once per lane kernel (17 thresholds, a few instructions each).
-    fn lower_one_by_one_blocks(&mut self, k: usize) {
-        let (width, cost) = self.lanes[k];
-        for (count, blocks) in self.one_by_one_blocks.iter_mut().enumerate() {
-            let filled = count.clamp(1, width);
-            let below = blocks_below_setup(cost.setup, savings(self.single, cost, filled));
-            *blocks = (*blocks).min(below);
-        }
-    }
-
-    /// Whether a batch of `shape` has so few blocks in all that one by one wins, which
-    /// [`one_by_one_wins`] would find too: the smallest batches' plan from their totals, one
-    /// compare (with no lane kernel the threshold is `usize::MAX`: every batch).
-    #[inline]
-    pub(crate) fn few_blocks(&self, shape: &Shape) -> bool {
-        shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
-    }
-
-    /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.
-    ///
-    /// # Panics
-    /// With more than [`MAX_KERNELS`] lane kernels, or another lane count.
-    pub(crate) fn push(&mut self, lanes: usize, cost: Cost) -> usize {
-        // Powers of two: the planner divides by the lanes with shifts (it evaluates dozens of
-        // candidates per batch; a division costs as much as the rest of one).
-        assert!(
-            lanes >= 2 && lanes.is_power_of_two(),
-            "a lane kernel has 2, 4, 8 or 16 lanes"
-        );
-        let k = self.len;
-        self.lanes[k] = (lanes, cost);
-        self.len += 1;
-        self.savings[k] = savings(self.single, cost, lanes);
-        self.lower_one_by_one_blocks(k);
-        k
-    }
-
-    /// The lane kernels' `(lanes, cost)`.
-    pub(crate) fn lane_kernels(&self) -> &[(usize, Cost)] {
-        &self.lanes[..self.len]
-    }
-}
-
-/// What runs a stage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Runner {
-    /// The single-message kernel, one message after the other.
-    Single,
-    /// Lane kernel `k` of the [`Costs`].
-    Lanes(usize),
-}
-
-/// One stage of a plan: `count` messages (the next ones in start order) on `runner`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Stage {
-    pub(crate) runner: Runner,
-    pub(crate) count: usize,
-}
-
-/// At most this many stages: the bulk, the last messages, and a last few one by one.
-pub(crate) const MAX_STAGES: usize = 3;
-
-/// A plan: its stages in order and its predicted time in nanoseconds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Plan {
-    stages: [Stage; MAX_STAGES],
-    len: usize,
-    /// Predicted nanoseconds.
-    pub(crate) predicted: f32,
-}
-
-impl Plan {
-    pub(crate) const EMPTY_STAGE: Stage = Stage {
-        runner: Runner::Single,
-        count: 0,
-    };
-
-    /// Whether every stage runs one by one (no lane kernel).
-    pub(crate) fn is_one_by_one(&self) -> bool {
-        self.stages().all(|stage| stage.runner == Runner::Single)
-    }
-
-    /// One stage: all `count` messages on `runner`.
-    pub(crate) const fn all_on(runner: Runner, count: usize, predicted: f32) -> Self {
-        let mut stages = [Self::EMPTY_STAGE; MAX_STAGES];
-        stages[0] = Stage { runner, count };
-        Self {
-            stages,
-            len: 1,
-            predicted,
-        }
-    }
-
-    /// A plan of `stages[..len]`.
-    pub(crate) const fn of_stages(stages: [Stage; MAX_STAGES], len: usize, predicted: f32) -> Self {
-        Self {
-            stages,
-            len,
-            predicted,
-        }
-    }
-
-    /// The stages, in order (those of no message left out).
-    pub(crate) fn stages(&self) -> impl Iterator<Item = Stage> + '_ {
-        self.stages[..self.len]
-            .iter()
-            .copied()
-            .filter(|s| s.count > 0)
-    }
-
-    /// This plan with `stage` appended.
-    pub(crate) fn then(mut self, stage: Stage, predicted: f32) -> Self {
-        self.stages[self.len] = stage;
-        self.len += 1;
-        self.predicted += predicted;
-        self
-    }
-}
-
-impl fmt::Display for Plan {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, stage) in self.stages().enumerate() {
-            if i > 0 {
-                f.write_str(", then ")?;
-            }
-            match stage.runner {
-                Runner::Single => write!(f, "{} one by one", stage.count)?,
-                Runner::Lanes(k) => write!(f, "{} on lane kernel {k}", stage.count)?,
-            }
-        }
-        write!(f, " (predicted {:.0} ns)", self.predicted)
-    }
-}
+pub const LANES_MARGIN: f32 = 0.975;
 
 /// Messages as the cost model counts them: how many, their blocks and segments in all, the
 /// longest's blocks, the last one's (the shortest, in start order), and whether all have one
@@ -334,7 +127,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         } else {
             0.0
         };
-        if each <= MIN_ROTATION_BLOCKS || part.count <= lanes {
+        if !rotates(each) || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
             let grouped = grouped(part.count, lanes);
             return cost.time(
@@ -381,8 +174,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
 /// [`Shape::TAIL`]: every one seen, the lanes simulated) all on a lane kernel of `lanes` lanes
 /// and `cost`: the calibration's check of the model against batches that refill the lanes or
 /// share a padding block.
-#[cfg(feature = "std")]
-pub(crate) fn all_on_lanes_time(
+pub fn all_on_lanes_time(
     lanes: usize,
     cost: Cost,
     count: usize,
@@ -415,7 +207,7 @@ fn ragged_bound(blocks: usize, last: usize, longest: usize, lanes: usize) -> usi
 /// whichever is more. The bound the planner uses where it does not see every message (an
 /// even share plus the last message's blocks) overshoots most where there are few messages a
 /// lane: 3 messages of 115, 85 and 23 blocks take 115 steps on 2 lanes, not 123.
-pub(crate) fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) -> usize {
+pub fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) -> usize {
     if to - from <= lanes {
         // All at once: the first is the longest.
         return tail.blocks(from);
@@ -454,52 +246,12 @@ pub(crate) fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) ->
     ends.iter().copied().max().unwrap_or(0)
 }
 
-/// The most a lane kernel of `cost` with `filled` lanes busy saves against one by one (of
-/// `single`) per block and per segment: a step advances every lane, busy or not, so it costs
-/// `filled` single steps less one step of the kernel, shared by the `filled` blocks; a call
-/// likewise. What a message costs less on the lanes than one by one (either way it runs there)
-/// counts per segment too: a batch has at least as many segments as messages.
-fn savings(single: Cost, cost: Cost, filled: usize) -> (f32, f32) {
-    let per_message = (single.message - cost.message.min(cost.ragged)).max(0.0);
-    (
-        (single.step - cost.step / filled as f32).max(0.0),
-        (single.call - cost.call / filled as f32).max(0.0) + per_message,
-    )
-}
-
-/// The most blocks on which a lane kernel of `setup` that saves at most `per_block` and
-/// `per_segment` cannot win its set-up back: a batch has at most as many segments as blocks.
-fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize {
-    let per = per_block + per_segment;
-    if per <= 0.0 {
-        return usize::MAX;
-    }
-    // Up to 2^20 blocks, where f32's rounding (a few parts in 2^24) is worth under a block
-    // in the quotient and in the test each, the quotient is at most two blocks past the exact
-    // test's answer, so it is undone in two steps: no loop, a few instructions, as a
-    // process's first batch runs this cold. (A larger threshold would only send a batch to
-    // the full planner, which finds the same plan.)
-    let mut blocks = (setup / per).min(1_048_576.0) as u32;
-    // Rounding must not claim a block the exact test would not.
-    let over = |blocks: u32| per_block * blocks as f32 + per_segment * blocks as f32 > setup;
-    for _ in 0..2 {
-        if blocks > 0 && over(blocks) {
-            blocks -= 1;
-        }
-    }
-    debug_assert!(
-        blocks == 0 || !over(blocks),
-        "the threshold still claims a block"
-    );
-    blocks as usize
-}
-
 /// One by one, when no lane kernel can win back its set-up: what it can save per block and
 /// per segment ([`savings`], with as many lanes filled as there are messages, at most all)
 /// over the batch's blocks and segments is no more than the set-up. Needs only the batch's
 /// totals, so most small batches are planned before their last messages are read; `None`
 /// when the lanes may win ([`plan`] decides).
-pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
+pub fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let single = costs
         .single()
         .time(shape.segments, shape.blocks, shape.count, 0);
@@ -513,10 +265,10 @@ pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     // once per use. Where that cannot win back the set-up, no plan with it can beat one by
     // one.
     let (blocks, segments) = (shape.blocks as f32, shape.segments as f32);
-    let kernels = costs.lane_kernels().iter().zip(&costs.savings);
+    let kernels = costs.lane_kernels().iter().zip(costs.full_savings());
     let hopeless = kernels.into_iter().all(|(&(width, cost), &full)| {
         let (per_block, per_segment) = if shape.count < width {
-            savings(costs.single, cost, shape.count)
+            savings(costs.single(), cost, shape.count)
         } else {
             full
         };
@@ -529,7 +281,7 @@ pub(crate) fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
 /// `block_len` bytes, length fields of `length_bytes`) given `costs`: the totals first, the
 /// last messages only when one by one does not win outright.
 #[inline]
-pub(crate) fn plan_for(
+pub fn plan_for(
     costs: &Costs,
     count: usize,
     lens: impl Fn(usize) -> usize,
@@ -544,7 +296,7 @@ pub(crate) fn plan_for(
 /// last messages (`lens`) only when one by one does not win outright, lengths differ, and the
 /// search pays ([`PLANNING_SHARE`]); else the [`estimate`] from the totals.
 #[inline]
-pub(crate) fn plan_ragged(
+pub fn plan_ragged(
     costs: &Costs,
     shape: &Shape,
     lens: impl Fn(usize) -> usize,
@@ -569,7 +321,7 @@ pub(crate) fn plan_ragged(
 /// [`PLANNING_SHARE`] of its predicted time, which is then its plan; `None` where the search
 /// pays.
 #[inline]
-pub(crate) fn unsearched(costs: &Costs, shape: &Shape) -> Option<Plan> {
+pub fn unsearched(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let estimate = estimate(costs, shape);
     (search_ns(shape) > PLANNING_SHARE * estimate.predicted).then_some(estimate)
 }
@@ -578,7 +330,7 @@ pub(crate) fn unsearched(costs: &Costs, shape: &Shape) -> Option<Plan> {
 /// splits of its last messages predicted, its lanes simulated) only where the search costs at
 /// most this share of the batch's predicted time; smaller ones take the [`estimate`], which
 /// costs a few nanoseconds a lane kernel. Equal batches need no reading and are remembered.
-pub(crate) const PLANNING_SHARE: f32 = 0.02;
+pub const PLANNING_SHARE: f32 = 0.02;
 
 /// What [`search`] costs on a ragged batch of `shape`, in nanoseconds: the last window's
 /// lengths read and sorted, and a simulation per candidate of up to twice a kernel's lanes.
@@ -596,7 +348,7 @@ fn search_ns(shape: &Shape) -> f32 {
 /// where it does not see every message (an even share plus the shortest message's blocks, at
 /// least the longest's), which can only overshoot: where it errs, it errs towards one by one.
 #[inline]
-pub(crate) fn estimate(costs: &Costs, shape: &Shape) -> Plan {
+pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
     let Shape {
         count,
         blocks,
@@ -632,7 +384,7 @@ pub(crate) fn estimate(costs: &Costs, shape: &Shape) -> Plan {
 
 /// The plan of least predicted time for the batch `shape` with its last messages `tail`
 /// ([`Shape::tail`]; [`Tail::EQUAL`] for an equal batch) given `costs`.
-pub(crate) fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
+pub fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     if let Some(plan) = one_by_one_wins(costs, shape) {
         return plan;
     }
@@ -773,8 +525,8 @@ impl<'a> TailPlans<'a> {
 /// kernels: all one by one; all on each kernel; each kernel for the first messages and, for
 /// the last one, a few or half of them, another kernel or one by one; and three stages.
 /// The planner picks among these; the tests run them all.
-#[cfg(test)]
-pub(crate) fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
+#[cfg(feature = "std")]
+pub fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
     let runners = || (0..kernels).map(Runner::Lanes).chain([Runner::Single]);
     let mut plans = std::vec::Vec::new();
     for first in runners() {
@@ -819,6 +571,7 @@ pub(crate) fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Pl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::costs::blocks_below_setup;
 
     /// The one-by-one threshold never claims a block on which the exact test says the set-up
     /// is won back, and falls short of the most it could claim by a block at most (the
@@ -1172,7 +925,7 @@ mod tests {
 
     #[test]
     fn the_readme_states_the_margin() {
-        let readme = include_str!("../../../../README.md");
+        let readme = include_str!("../../../README.md");
         let stated = std::format!(
             "at least {}% faster than one by one",
             ((1.0 - LANES_MARGIN) * 1000.0).round() / 10.0

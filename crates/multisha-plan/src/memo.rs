@@ -8,8 +8,9 @@
 //! another key's plan, and nothing needs a lock. Batches too large to pack are planned every
 //! time: their hashing dwarfs the planning.
 
-use super::planner::{MAX_KERNELS, MAX_STAGES, Plan, Runner};
-use super::shape::Shape;
+use crate::costs::MAX_KERNELS;
+use crate::plan::{MAX_STAGES, Plan, Runner};
+use crate::shape::Shape;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per algorithm: a few shapes used in turn all stay remembered.
@@ -36,13 +37,19 @@ const _: () = assert!(MAX_KERNELS as u64 <= SINGLE && SINGLE < 1 << RUNNER_BITS)
 
 /// Remembered plans of one algorithm's equal-length batches.
 #[derive(Debug)]
-pub(crate) struct PlanMemo {
+pub struct PlanMemo {
     entries: [AtomicU64; ENTRIES],
+}
+
+impl Default for PlanMemo {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl PlanMemo {
     /// Nothing remembered.
-    pub(crate) const fn new() -> Self {
+    pub const fn new() -> Self {
         Self {
             entries: [const { AtomicU64::new(0) }; ENTRIES],
         }
@@ -50,7 +57,7 @@ impl PlanMemo {
 
     /// The plan remembered for the equal-length batch `shape` with costs `measured` or not.
     #[inline]
-    pub(crate) fn get(&self, shape: &Shape, measured: bool) -> Option<Remembered> {
+    pub fn get(&self, shape: &Shape, measured: bool) -> Option<Remembered> {
         let key = key(shape, measured)?;
         let entry = self.entries[slot(key)].load(Ordering::Relaxed);
         (entry & KEY_MASK == key).then_some(Remembered(entry >> KEY_BITS))
@@ -58,7 +65,7 @@ impl PlanMemo {
 
     /// Remembers `plan` for the equal-length batch `shape` (in place of whatever shared its
     /// entry).
-    pub(crate) fn put(&self, shape: &Shape, measured: bool, plan: &Plan) {
+    pub fn put(&self, shape: &Shape, measured: bool, plan: &Plan) {
         let (Some(key), Some(packed)) = (key(shape, measured), pack(plan)) else {
             return;
         };
@@ -70,18 +77,18 @@ const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 
 /// A remembered plan, packed.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Remembered(u64);
+pub struct Remembered(u64);
 
 impl Remembered {
     /// Whether the plan is every message one by one (the caller needs no [`Plan`] then).
     #[inline]
-    pub(crate) fn one_by_one(self) -> bool {
+    pub fn one_by_one(self) -> bool {
         self.0 & 3 == 1 && (self.0 >> 2) & ((1 << RUNNER_BITS) - 1) == SINGLE
     }
 
     /// The plan, for the `count` messages of the batch it was remembered for.
     #[inline]
-    pub(crate) fn plan(self, count: usize) -> Plan {
+    pub fn plan(self, count: usize) -> Plan {
         unpack(self.0, count)
     }
 }
@@ -157,7 +164,7 @@ fn unpack(packed: u64, count: usize) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::planner::Stage;
+    use crate::plan::Stage;
 
     fn equal(count: usize, len: usize) -> Shape {
         Shape::new(count, |_| len, 64, 8)

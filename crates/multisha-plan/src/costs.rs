@@ -1,0 +1,165 @@
+//! The cost model: what each kernel costs per use, call, step and message, and the
+//! thresholds worked out from those costs once, so that the smallest batches are planned
+//! from their totals in one compare.
+
+use crate::shape::Shape;
+use multisha_contract::{Cost, MAX_LANES};
+
+/// At most this many lane kernels per algorithm take part in a plan.
+pub const MAX_KERNELS: usize = 8;
+
+/// The costs the planner chooses by: the single-message kernel's and each lane kernel's with
+/// its lane count.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Costs {
+    /// The single-message kernel (one message after the other).
+    pub(crate) single: Cost,
+    /// `(lanes, cost)` of the lane kernels, `len` of them.
+    pub(crate) lanes: [(usize, Cost); MAX_KERNELS],
+    /// How many lane kernels.
+    pub(crate) len: usize,
+    /// Per lane kernel, the most it can save against one by one per block and per segment
+    /// with all its lanes filled ([`savings`]), kept with the costs so a large batch pays no
+    /// division for it.
+    pub(crate) savings: [(f32, f32); MAX_KERNELS],
+    /// Batches of `n` messages and at most `one_by_one_blocks[n.min(MAX_LANES)]` blocks go one
+    /// by one: no lane kernel can win back its set-up on them, with at most `n` of its lanes
+    /// filled ([`Costs::few_blocks`]).
+    pub(crate) one_by_one_blocks: [usize; MAX_LANES + 1],
+}
+
+impl Costs {
+    /// Costs with no lane kernel: every batch goes one by one.
+    pub const fn single_only(single: Cost) -> Self {
+        Self {
+            single,
+            lanes: [(0, Cost::new(0.0, 0.0, 0.0)); MAX_KERNELS],
+            len: 0,
+            savings: [(0.0, 0.0); MAX_KERNELS],
+            one_by_one_blocks: [usize::MAX; MAX_LANES + 1],
+        }
+    }
+
+    /// The single-message kernel's cost.
+    #[inline]
+    pub fn single(&self) -> Cost {
+        self.single
+    }
+
+    /// Replaces the single-message kernel's cost.
+    pub fn set_single(&mut self, cost: Cost) {
+        self.single = cost;
+        for k in 0..self.len {
+            let (width, cost) = self.lanes[k];
+            self.savings[k] = savings(self.single, cost, width);
+        }
+        self.count_one_by_one_blocks();
+    }
+
+    /// Replaces lane kernel `k`'s cost.
+    pub fn set_lanes(&mut self, k: usize, cost: Cost) {
+        let width = self.lanes[k].0;
+        self.lanes[k].1 = cost;
+        self.savings[k] = savings(self.single, cost, width);
+        self.count_one_by_one_blocks();
+    }
+
+    /// Works out [`few_blocks`](Self::few_blocks)' thresholds from the costs, every lane
+    /// kernel's.
+    fn count_one_by_one_blocks(&mut self) {
+        self.one_by_one_blocks = [usize::MAX; MAX_LANES + 1];
+        for k in 0..self.len {
+            self.lower_one_by_one_blocks(k);
+        }
+    }
+
+    /// Lowers [`few_blocks`](Self::few_blocks)' thresholds to where lane kernel `k`, with as
+    /// many lanes filled as there are messages, could win its set-up back. A process's first
+    /// batch runs this cold, once per lane kernel (17 thresholds, a few instructions each).
+    fn lower_one_by_one_blocks(&mut self, k: usize) {
+        let (width, cost) = self.lanes[k];
+        for (count, blocks) in self.one_by_one_blocks.iter_mut().enumerate() {
+            let filled = count.clamp(1, width);
+            let below = blocks_below_setup(cost.setup, savings(self.single, cost, filled));
+            *blocks = (*blocks).min(below);
+        }
+    }
+
+    /// Whether a batch of `shape` has so few blocks in all that one by one wins, which
+    /// [`one_by_one_wins`] would find too: the smallest batches' plan from their totals, one
+    /// compare (with no lane kernel the threshold is `usize::MAX`: every batch).
+    #[inline]
+    pub fn few_blocks(&self, shape: &Shape) -> bool {
+        shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
+    }
+
+    /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.
+    ///
+    /// # Panics
+    /// With more than [`MAX_KERNELS`] lane kernels, or another lane count.
+    pub fn push(&mut self, lanes: usize, cost: Cost) -> usize {
+        // Powers of two: the planner divides by the lanes with shifts (it evaluates dozens of
+        // candidates per batch; a division costs as much as the rest of one).
+        assert!(
+            lanes >= 2 && lanes.is_power_of_two(),
+            "a lane kernel has 2, 4, 8 or 16 lanes"
+        );
+        let k = self.len;
+        self.lanes[k] = (lanes, cost);
+        self.len += 1;
+        self.savings[k] = savings(self.single, cost, lanes);
+        self.lower_one_by_one_blocks(k);
+        k
+    }
+
+    /// Per lane kernel, the most it saves against one by one per block and per segment with
+    /// all its lanes filled.
+    pub(crate) fn full_savings(&self) -> &[(f32, f32)] {
+        &self.savings[..self.len]
+    }
+
+    /// The lane kernels' `(lanes, cost)`.
+    pub fn lane_kernels(&self) -> &[(usize, Cost)] {
+        &self.lanes[..self.len]
+    }
+}
+
+/// The most a lane kernel of `cost` with `filled` lanes busy saves against one by one (of
+/// `single`) per block and per segment: a step advances every lane, busy or not, so it costs
+/// `filled` single steps less one step of the kernel, shared by the `filled` blocks; a call
+/// likewise. What a message costs less on the lanes than one by one (either way it runs there)
+/// counts per segment too: a batch has at least as many segments as messages.
+pub(crate) fn savings(single: Cost, cost: Cost, filled: usize) -> (f32, f32) {
+    let per_message = (single.message - cost.message.min(cost.ragged)).max(0.0);
+    (
+        (single.step - cost.step / filled as f32).max(0.0),
+        (single.call - cost.call / filled as f32).max(0.0) + per_message,
+    )
+}
+
+/// The most blocks on which a lane kernel of `setup` that saves at most `per_block` and
+/// `per_segment` cannot win its set-up back: a batch has at most as many segments as blocks.
+pub(crate) fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32)) -> usize {
+    let per = per_block + per_segment;
+    if per <= 0.0 {
+        return usize::MAX;
+    }
+    // Up to 2^20 blocks, where f32's rounding (a few parts in 2^24) is worth under a block
+    // in the quotient and in the test each, the quotient is at most two blocks past the exact
+    // test's answer, so it is undone in two steps: no loop, a few instructions, as a
+    // process's first batch runs this cold. (A larger threshold would only send a batch to
+    // the full planner, which finds the same plan.)
+    let mut blocks = (setup / per).min(1_048_576.0) as u32;
+    // Rounding must not claim a block the exact test would not.
+    let over = |blocks: u32| per_block * blocks as f32 + per_segment * blocks as f32 > setup;
+    for _ in 0..2 {
+        if blocks > 0 && over(blocks) {
+            blocks -= 1;
+        }
+    }
+    debug_assert!(
+        blocks == 0 || !over(blocks),
+        "the threshold still claims a block"
+    );
+    blocks as usize
+}
