@@ -18,46 +18,23 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &str, &[&str])] = &[
     (
         "registry",
-        "CPU features and masks, variants, algorithms, selection rules, errors",
-        &[
-            "engine/cpu.rs",
-            "engine/variant.rs",
-            "engine/algorithm.rs",
-            "engine/select.rs",
-            "engine/error.rs",
-            "engine/name_buf.rs",
-            "engine/reports.rs",
-            "registry/",
-        ],
+        "CPU features and masks, variants, algorithms, selection rules, errors, report values",
+        &["registry/"],
     ),
     (
         "dispatch",
-        "the per-algorithm slot, the lane kernels' list, the published cell, the environment",
-        &["dispatch/"],
+        "the per-algorithm slot and its key traits, the lane kernels' list, the published cell",
+        &["dispatch/", "hash_function.rs"],
     ),
     (
         "execution",
-        "the batch executor and calibration, one-shot, PBKDF2",
-        &[
-            "batch/",
-            "kdf/",
-            "oneshot.rs",
-            "block_api.rs",
-            "hash_function.rs",
-        ],
+        "the batch executor and calibration, one-shot hashing, the hashers' core, PBKDF2",
+        &["batch/", "kdf/", "oneshot.rs", "block_api.rs"],
     ),
     (
         "engine",
-        "the public API: re-exports, reports, pinned handles, the hashers and functions",
-        &[
-            "engine/mod.rs",
-            "engine/dispatch.rs",
-            "engine/plan.rs",
-            "engine/pinned.rs",
-            "engine/function.rs",
-            "algorithms.rs",
-            "lib.rs",
-        ],
+        "the public API: re-exports, reports, choices, pinned handles, the registry's entries",
+        &["engine/", "algorithms.rs", "pbkdf2.rs", "lib.rs"],
     ),
 ];
 

@@ -9,11 +9,10 @@
 //! that trait (a vendor whose measured or published ranking differs). `cargo xtask report`
 //! measures the order on any machine.
 
-use crate::engine::dispatch::Slot;
-use crate::engine::{
-    Algorithm, AlgorithmInfo, Error, Function, FunctionInfo, Interface, Listing, Variant,
-};
-use crate::hash_function::{HashFunction, Registered, Sealed};
+use crate::dispatch::{Registered, Slot};
+use crate::engine::{Function, FunctionInfo};
+use crate::hash_function::{HashFunction, Sealed};
+use crate::registry::{Algorithm, AlgorithmInfo, Error, Interface, Listing, Variant};
 use multisha_contract::{
     BlockBytes, Compression, Cost, CpuFeatures, Declaration, Kernel, OutputSpec, Schedule, State,
 };
@@ -181,6 +180,13 @@ macro_rules! algorithms {
                     const ALGORITHM_NAME: &'static str = $alg_name;
                     fn with_variant(name: &str) -> Result<Self, Error> {
                         $hasher::with_variant(name)
+                    }
+                    #[inline]
+                    fn oneshot(data: &[u8]) -> [u8; $len] {
+                        crate::oneshot::dispatched::<$hasher>(data)
+                    }
+                    fn oneshot_many(messages: &[&[u8]], digests: &mut [[u8; $len]]) {
+                        crate::batch::hash_many::<$hasher, _, _>(messages, digests);
                     }
                 }
 

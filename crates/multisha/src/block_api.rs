@@ -7,10 +7,11 @@
 //! hasher, and a 16-byte copy that straddles two fields stored separately just before (state,
 //! count, a kernel pointer) stalls on store forwarding, which cost 7% at 16 bytes.
 
-use crate::engine::dispatch::{current, single};
-use crate::engine::select::lookup_for;
-use crate::engine::{Error, Interface, Variant};
-use crate::hash_function::{HashFunction, Registered};
+use crate::dispatch::Registered;
+use crate::dispatch::{current, single};
+use crate::hash_function::HashFunction;
+use crate::registry::select::lookup_for;
+use crate::registry::{Error, Interface, Variant};
 use core::fmt;
 use digest::block_api::{
     AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
@@ -65,7 +66,7 @@ impl<H: HashFunction> HashCore<H> {
     /// # Errors
     /// An unknown name, a many-message variant, or a variant this CPU cannot run.
     pub fn with_variant(name: &str) -> Result<Self, Error> {
-        let features = crate::engine::cpu_features();
+        let features = crate::registry::cpu_features();
         let variant = lookup_for(H::algorithm(), Interface::Single, name, features)?;
         let index = H::algorithm()
             .variants()

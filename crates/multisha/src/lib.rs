@@ -46,22 +46,25 @@ extern crate std;
 mod algorithms;
 mod batch;
 pub mod block_api;
+mod dispatch;
 pub mod engine;
 mod hash_function;
 mod kdf;
 mod oneshot;
+mod pbkdf2;
+mod registry;
 #[cfg(test)]
 mod tests;
 
 pub use algorithms::*;
 pub use digest::{self, Digest};
 pub use hash_function::HashFunction;
-pub use kdf::{
-    Pbkdf2Error, pbkdf2_hmac_sha1, pbkdf2_hmac_sha1_verify, pbkdf2_hmac_sha224,
-    pbkdf2_hmac_sha224_verify, pbkdf2_hmac_sha256, pbkdf2_hmac_sha256_verify, pbkdf2_hmac_sha384,
-    pbkdf2_hmac_sha384_verify, pbkdf2_hmac_sha512, pbkdf2_hmac_sha512_224,
-    pbkdf2_hmac_sha512_224_verify, pbkdf2_hmac_sha512_256, pbkdf2_hmac_sha512_256_verify,
-    pbkdf2_hmac_sha512_verify,
+pub use kdf::Pbkdf2Error;
+pub use pbkdf2::{
+    pbkdf2_hmac_sha1, pbkdf2_hmac_sha1_verify, pbkdf2_hmac_sha224, pbkdf2_hmac_sha224_verify,
+    pbkdf2_hmac_sha256, pbkdf2_hmac_sha256_verify, pbkdf2_hmac_sha384, pbkdf2_hmac_sha384_verify,
+    pbkdf2_hmac_sha512, pbkdf2_hmac_sha512_224, pbkdf2_hmac_sha512_224_verify,
+    pbkdf2_hmac_sha512_256, pbkdf2_hmac_sha512_256_verify, pbkdf2_hmac_sha512_verify,
 };
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.

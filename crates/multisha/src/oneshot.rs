@@ -1,8 +1,17 @@
 //! One-shot hashing: whole blocks straight from the input, the padded tail built in place in
 //! one stack buffer, one workspace wiped once. The fastest path for small messages.
 
+use crate::dispatch;
 use crate::hash_function::HashFunction;
 use multisha_contract::{KernelFn, OneShot};
+
+/// The digest of `data` as hash function `H` with the dispatched kernel: the one-shot
+/// functions (`multisha::sha256`, ...).
+#[inline(always)]
+pub(crate) fn dispatched<H: HashFunction>(data: &[u8]) -> H::Digest {
+    // SAFETY: the slot holds the probe or a kernel the CPU runs.
+    unsafe { hash::<H>(dispatch::installed::<H::Compression>(), data) }
+}
 
 /// The digest of `data` as hash function `H` with `kernel`.
 ///

@@ -3,7 +3,8 @@
 //! hashers through the streaming suite, the dispatched batch functions against RustCrypto.
 //! Generic over the registry: an algorithm added there is tested here without an edit.
 
-use crate::hash_function::{HashFunction, Registered};
+use crate::dispatch::Registered;
+use crate::hash_function::HashFunction;
 use multisha_contract::Kernel;
 use multisha_contract::harness::{self, Reference};
 use std::format;
@@ -81,7 +82,7 @@ fn assert_expected_choices() {
     impl Visitor for Slots {
         fn algorithm<A: Registered + Reference>(&mut self) {
             let named = A::ALGORITHM.active().variant;
-            let running = crate::engine::dispatch::installed::<A>() as usize;
+            let running = crate::dispatch::installed::<A>() as usize;
             assert_eq!(
                 named.kernel_address(),
                 running,
@@ -472,8 +473,8 @@ fn plans_of_random_cost_tables_give_rustcrypto_digests() {
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
             .collect();
         let mut rng = harness::TestRng::new(seed);
-        let ladder = crate::engine::dispatch::ladder::<H::Compression>();
-        let single = crate::engine::dispatch::current::<H::Compression>();
+        let ladder = crate::dispatch::ladder::<H::Compression>();
+        let single = crate::dispatch::current::<H::Compression>();
         let cost = |rng: &mut harness::TestRng, setup: usize| {
             Cost::new(
                 rng.below(setup + 1) as f32,

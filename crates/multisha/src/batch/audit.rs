@@ -1,9 +1,8 @@
 //! The planner's costs and plans as the engine's audit types ([`BatchCosts`], [`BatchPlan`]).
 
-use super::{Ladder, calibrate};
-use crate::engine::dispatch;
-use crate::engine::{BatchCosts, BatchPlan, KernelCost, PlanStage, Reason};
-use crate::hash_function::Registered;
+use super::calibrate;
+use crate::dispatch::{self, Ladder, Registered};
+use crate::registry::{BatchCosts, BatchPlan, KernelCost, PlanStage, Reason};
 use multisha_contract::{BlockBytes, Kernel};
 use multisha_plan::{Plan, Runner};
 

@@ -40,10 +40,10 @@
 //! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring
 //! off (reproducible plans), and so does a build without the `std` feature (no clock).
 
+use crate::dispatch;
 #[cfg(feature = "std")]
-use super::kernels::Ladder;
-use crate::engine::dispatch;
-use crate::hash_function::Registered;
+use crate::dispatch::Ladder;
+use crate::dispatch::Registered;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use multisha_plan::Costs;
 use multisha_plan::shape::Shape;

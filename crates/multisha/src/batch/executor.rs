@@ -32,7 +32,7 @@
 //!   between messages), the lane buffers only in the slots the batch used.
 
 use super::io::{Digests, Messages};
-use super::kernels::Ladder;
+use crate::dispatch::Ladder;
 use crate::hash_function::HashFunction;
 use multisha_contract::{
     BlockBytes, Compression, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, OneShot,

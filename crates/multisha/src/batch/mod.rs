@@ -16,16 +16,14 @@ pub(crate) mod audit;
 pub(crate) mod calibrate;
 pub(crate) mod executor;
 mod io;
-pub(crate) mod kernels;
 
 pub(crate) use io::{Digests, Flat, Messages};
-pub(crate) use kernels::Ladder;
+use multisha_plan::Costs;
 use multisha_plan::Remembered;
-pub(crate) use multisha_plan::{Costs, PlanMemo};
 
-use crate::engine::Variant;
-use crate::engine::dispatch;
+use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
+use crate::registry::Variant;
 use multisha_contract::{BlockBytes, Compression, Kernel, KernelFn};
 use multisha_plan::{Plan, Runner};
 use multisha_plan::{Shape, Tail};
@@ -209,7 +207,7 @@ pub(crate) fn for_every_variant<H: HashFunction>(
     messages: &[&[u8]],
     mut check: impl FnMut(&str, &[H::Digest]),
 ) {
-    use crate::engine::Interface;
+    use crate::registry::Interface;
     let mut digests = std::vec![H::ZERO; messages.len()];
     for variant in H::algorithm()
         .variants()

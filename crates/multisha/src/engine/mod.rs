@@ -21,29 +21,18 @@
 //! first) unless the override names one that can run. A bad override or mask is ignored and
 //! reported by [`active`]. Later calls cost one relaxed atomic load and one indirect call.
 
-mod algorithm;
-mod cpu;
-pub(crate) mod dispatch;
-mod error;
+mod choice;
 mod function;
-mod name_buf;
 mod pinned;
 mod plan;
-pub(crate) mod select;
-mod variant;
 
-pub(crate) use algorithm::AlgorithmInfo;
-pub use algorithm::{Algorithm, Listing};
-pub use cpu::{CPU_MASK_VAR, CpuMask, cpu_features, cpu_mask};
-pub use dispatch::{active, active_many, force, pbkdf2_chains};
-pub use error::Error;
+pub use crate::registry::{
+    Algorithm, BatchCosts, BatchPlan, CPU_MASK_VAR, CpuFeatures, CpuMask, Error, Feature,
+    Interface, KernelCost, Listing, MaskError, PlanStage, Reason, Schedule, Selection, Variant,
+    choose, choose_many, cpu_features, cpu_mask, lookup,
+};
+pub use choice::{active, active_many, force, pbkdf2_chains};
 pub use function::Function;
 pub(crate) use function::FunctionInfo;
-pub use multisha_contract::{CpuFeatures, Feature, MaskError, Schedule};
 pub use pinned::{Pinned, PinnedMany};
-pub use plan::{
-    BatchCosts, BatchPlan, KernelCost, PlanStage, batch_costs, batch_plan, calibrate,
-    calibrate_var_error,
-};
-pub use select::{Reason, Selection, choose, choose_many, lookup};
-pub use variant::{Interface, Variant};
+pub use plan::{batch_costs, batch_plan, calibrate, calibrate_var_error};

@@ -1,8 +1,8 @@
 //! One-shot hashing pinned to one variant, without touching the global choice.
 
-use super::select::{lookup_for, require_available};
 use super::{Error, Interface, Variant, cpu_features};
 use crate::hash_function::HashFunction;
+use crate::registry::select::{lookup_for, require_available};
 use core::fmt;
 use core::marker::PhantomData;
 use core::num::NonZeroU32;
@@ -209,8 +209,8 @@ impl<H: HashFunction> PinnedMany<H> {
         iterations: NonZeroU32,
         out: &mut [u8],
     ) -> Result<(), crate::Pbkdf2Error> {
-        let chains = super::dispatch::chain_entry::<H::Compression>(self.variant);
-        let kernel = super::dispatch::current_single::<H::Compression>();
+        let chains = crate::kdf::chains::chain_entry::<H::Compression>(self.variant);
+        let kernel = crate::dispatch::current_single::<H::Compression>();
         // SAFETY: the pinned variant passed `lookup_for` on this CPU (the CPU runs it), and
         // the dispatcher only ever chooses a single-message variant the CPU runs.
         unsafe { crate::kdf::derive_with::<H>(kernel, chains, password, salt, iterations, out) }
@@ -219,7 +219,7 @@ impl<H: HashFunction> PinnedMany<H> {
     /// Whether the pinned lane kernel runs the chains of a multi-block PBKDF2 derivation (it
     /// has a PBKDF2 entry).
     pub fn has_pbkdf2_chains(&self) -> bool {
-        super::dispatch::chain_entry::<H::Compression>(self.variant).is_some()
+        crate::kdf::chains::chain_entry::<H::Compression>(self.variant).is_some()
     }
 }
 

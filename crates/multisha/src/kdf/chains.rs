@@ -10,8 +10,10 @@
 //! second lane can fill, while a unit shared with a busy neighbour, or a lane kernel's extra
 //! work, can take that gain away: no rule decides it on every CPU, a measurement does.
 
-use crate::batch::{Costs, Ladder};
-use multisha_contract::Compression;
+use crate::dispatch::{self, Ladder, Registered};
+use crate::registry::Variant;
+use multisha_contract::{Compression, Kernel, LanesIterateFn};
+use multisha_plan::Costs;
 #[cfg(feature = "std")]
 use std::time::Instant;
 #[cfg(feature = "std")]
@@ -109,4 +111,60 @@ pub(crate) fn estimated<A: Compression>(costs: &Costs, ladder: &Ladder<A>) -> u8
         .filter(|&(k, _)| ladder.kernel(k).iterate.is_some())
         .min_by(|a, b| a.1.1.per_block(a.1.0).total_cmp(&b.1.1.per_block(b.1.0)))
         .map_or(0, |(k, _)| k as u8 + 1)
+}
+
+/// The lane kernel whose PBKDF2 entry runs the chains of a multi-block derivation side by
+/// side, as its lane count and entry: the many-message variant named by `force` or the
+/// environment if it has such an entry; else the one measured faster per chain than one
+/// chain after the other on the single-message variant, at the first multi-block derivation
+/// ([`measure`]); `None` for one after the other.
+pub(crate) fn pbkdf2_chain_entry<A: Registered>() -> Option<(usize, LanesIterateFn<A>)> {
+    chain_entry::<A>(chains_variant::<A>()?)
+}
+
+/// The lane count and PBKDF2 entry of `variant`, if it is a lane kernel with one.
+pub(crate) fn chain_entry<A: Registered>(
+    variant: &'static Variant,
+) -> Option<(usize, LanesIterateFn<A>)> {
+    match variant.declaration::<A>()?.kernel {
+        Kernel::Lanes(kernel) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
+        Kernel::Single(_) | Kernel::Serial => None,
+    }
+}
+
+/// The variant of [`pbkdf2_chain_entry`]: a pinned many-message variant if it has a PBKDF2
+/// entry (none if it has not), else the measured or estimated choice.
+pub(crate) fn chains_variant<A: Registered>() -> Option<&'static Variant> {
+    if let Some(variant) = dispatch::pinned_many::<A>() {
+        return chain_entry::<A>(variant).map(|_| variant);
+    }
+    let ladder = dispatch::ladder::<A>();
+    let choice = match dispatch::chains::<A>().get_ref() {
+        Some(&choice) => choice,
+        None => first_chains::<A>(&ladder),
+    };
+    let k = usize::from(choice.checked_sub(1)?);
+    Some(ladder.variant(k))
+}
+
+/// [`pbkdf2_chain_entry`]'s choice at the first multi-block derivation: this thread measures it,
+/// or (measuring is off, or another thread is measuring) the estimate serves.
+#[cold]
+#[inline(never)]
+fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
+    let estimated = match dispatch::costs::<A>().get_ref() {
+        Some((costs, _)) => estimated(costs, ladder),
+        None => estimated(&dispatch::estimated_costs::<A>(), ladder),
+    };
+    let Some(claim) = dispatch::chains::<A>().claim() else {
+        return estimated;
+    };
+    #[cfg(feature = "std")]
+    if crate::batch::calibrate::enabled() && estimated != 0 {
+        let measured = measure(dispatch::current_single::<A>(), ladder);
+        claim.publish(measured);
+        return measured;
+    }
+    claim.publish(estimated);
+    estimated
 }

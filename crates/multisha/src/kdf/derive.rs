@@ -265,14 +265,14 @@ mod tests {
 
     /// A two-lane PBKDF2 entry that counts its chains and runs each on the dispatched
     /// single-message kernel's loop.
-    unsafe fn counting_lanes<A: crate::hash_function::Registered>(
+    unsafe fn counting_lanes<A: crate::dispatch::Registered>(
         keys: &HmacKeys<A>,
         u: &mut [State<A>],
         t: &mut [State<A>],
         digest_len: usize,
         count: u32,
     ) {
-        let kernel = crate::engine::dispatch::current_single::<A>();
+        let kernel = crate::dispatch::current_single::<A>();
         for (u, t) in u.iter_mut().zip(t) {
             CHAINS_RUN.with(|run| run.set(run.get() + 1));
             // SAFETY: the dispatcher only ever chooses variants the CPU runs.
@@ -284,7 +284,7 @@ mod tests {
     /// and how many chains ran on the lanes.
     fn derive_counting(len: usize, iterations: u32) -> (std::vec::Vec<u8>, usize) {
         type A = Algo<crate::Sha1>;
-        let kernel = crate::engine::dispatch::current_single::<A>();
+        let kernel = crate::dispatch::current_single::<A>();
         let chains: Chains<A> = (2, counting_lanes::<A>);
         let mut out = std::vec![0u8; len];
         CHAINS_RUN.with(|run| run.set(0));

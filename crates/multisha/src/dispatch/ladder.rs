@@ -1,8 +1,7 @@
-//! The kernels a batch can run, as the planner sees them: the lane kernels the CPU runs
-//! (typed, found once per process and cached in the dispatcher's slot), each with its declared
-//! cost estimate, and the single-message kernel as the one-lane case.
+//! The lane kernels a batch can run: those of the registry a CPU runs, typed, each with its
+//! declared cost estimate (kept in the slot once per process: [`caches`](super::caches)).
 
-use crate::engine::{Algorithm, Interface, Variant};
+use crate::registry::{Algorithm, Interface, Variant};
 use multisha_contract::{Compression, Cost, CpuFeatures, Kernel, LaneKernel};
 use multisha_plan::{Costs, MAX_KERNELS};
 

@@ -131,7 +131,7 @@ impl Variant {
     /// Whether the CPU this process runs on can run it, as masked by `MULTISHA_CPU`
     /// ([`cpu_features`](crate::engine::cpu_features)).
     pub fn is_available(&self) -> bool {
-        self.is_available_on(crate::engine::cpu_features())
+        self.is_available_on(super::cpu_features())
     }
 
     /// Whether a CPU with `features` could run it.

@@ -1,40 +1,49 @@
-//! Probe once, then one relaxed load and one indirect call.
+//! The per-algorithm slot: probe once, then one relaxed load and one indirect call.
 //!
 //! Each algorithm has a [`Slot`]: an `AtomicPtr` that starts out pointing at a probe function
 //! with the kernel's own signature (the memchr pattern), and the selection (variant and
 //! reason) packed into an `AtomicU32`. The first call probes the CPU, reads the environment
 //! override, stores the chosen kernel and forwards to it; every later call loads the pointer
 //! and calls through it, with no feature branches. The selection is the source of truth and
-//! the pointer its cache; every writer (probe, [`force`]) updates the pair under the slot's
-//! lock, so [`active`] never names one variant while another runs once the writers are done.
+//! the pointer its cache; every writer (probe, `force`) updates the pair under the slot's
+//! lock, so `active` never names one variant while another runs once the writers are done.
+//! The slot also holds the caches the layers above it fill once per process (the lane
+//! kernels' list, the batch costs, the plan memo, the PBKDF2 chains' choice), each typed by
+//! the layer below that defines it, so the slot never reaches up for them.
 
-use super::select::{Reason, Selection, choose_for, fastest_many, lookup};
-use super::{Algorithm, BatchCosts, BatchPlan, Error, Interface, Variant, cpu_features, cpu_mask};
-use crate::batch::{Costs, Ladder, PlanMemo};
-use crate::hash_function::Registered;
-use core::cell::UnsafeCell;
+use super::ladder::Ladder;
+use super::published::Published;
+use crate::hash_function::HashFunction;
+use crate::registry::select::{choose_for, fastest_many};
+use crate::registry::{Algorithm, Interface, Reason, Selection, Variant, cpu_features, cpu_mask};
 use core::marker::PhantomData;
-use core::mem::MaybeUninit;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, AtomicUsize, Ordering};
-use multisha_contract::{
-    Compression, Cost, CpuFeatures, Kernel, KernelFn, LanesIterateFn, SingleKernel, State,
-};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use digest::array::{Array, ArraySize};
+use digest::block_buffer::BlockSizes;
+use multisha_contract::{Compression, Cost, Kernel, KernelFn, SingleKernel, State};
+use multisha_plan::{Costs, PlanMemo};
 
-/// What the run-time API needs of an algorithm's dispatcher, without its type.
-pub(crate) trait Dispatch: Sync {
-    /// The selection of `interface`, probing first if nothing is installed yet.
-    fn active(&self, interface: Interface) -> Selection;
-    /// Installs `variant` (already checked to run on this CPU) for its interface, for the
-    /// whole process.
-    fn install(&self, variant: &'static Variant, reason: Reason);
-    /// The batch planner's costs now.
-    fn batch_costs(&self) -> BatchCosts;
-    /// The batch planner's costs, measured now if they are not yet (and measuring is on).
-    fn calibrate(&self) -> BatchCosts;
-    /// The batch plan for messages of `lengths` bytes.
-    fn batch_plan(&self, lengths: &[usize]) -> BatchPlan;
-    /// The lane variant that runs a multi-block PBKDF2 derivation's chains side by side.
-    fn pbkdf2_chains(&self) -> Option<&'static Variant>;
+/// A compression function the registry carries: its run-time handle, its dispatcher slot and
+/// its block size as `digest` spells it. The slot's key: implemented by the registry
+/// (`algorithms.rs`) only.
+///
+/// `pub` but unnameable outside the crate (this module is private): the hashers' block size
+/// comes from it, so it appears in their public trait impls.
+#[allow(unreachable_pub)]
+pub trait Registered: Compression {
+    /// The block size (`U64`, `U128`), whose array type is the descriptor's block.
+    type BlockSize: ArraySize<ArrayType<u8> = Self::Block> + BlockSizes;
+    /// The run-time handle.
+    const ALGORITHM: Algorithm;
+    /// A hash function of this compression function (its first output), for what is measured
+    /// per compression function: the batch planner's costs.
+    #[doc(hidden)]
+    type Main: HashFunction<Compression = Self>;
+    /// The dispatcher state.
+    #[doc(hidden)]
+    fn slot() -> &'static Slot<Self>;
+    /// `digest`'s blocks as the descriptor's, without copying.
+    fn core_blocks(blocks: &[Array<u8, Self::BlockSize>]) -> &[Self::Block];
 }
 
 /// The choice of one interface: the selection and, for a refused override, why.
@@ -43,7 +52,7 @@ struct Point {
     selection: AtomicU32,
     /// Why the environment override was refused, for [`Reason::EnvRejected`].
     #[cfg(feature = "std")]
-    env_rejected: std::sync::OnceLock<Error>,
+    env_rejected: std::sync::OnceLock<crate::registry::Error>,
 }
 
 impl Point {
@@ -70,31 +79,31 @@ pub struct Slot<A: Compression> {
     /// Held by every writer of a choice (and of the kernel that caches it).
     lock: AtomicBool,
     /// The lane kernels the CPU runs, typed, found at the first batch call ([`ladder`]).
-    ladder: Published<Ladder<A>>,
+    pub(super) ladder: Published<Ladder<A>>,
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
     /// whether they were measured ([`costs`]).
-    costs: Published<(Costs, bool)>,
+    pub(super) costs: Published<(Costs, bool)>,
     /// The declared estimates, which plan every batch until the costs are measured
     /// ([`estimates`]).
-    estimates: Published<Costs>,
+    pub(super) estimates: Published<Costs>,
     /// Nanoseconds of batch work planned on the estimates so far, as predicted one by one
     /// ([`batch_work`]): measuring waits until it makes the measurement cheap beside it.
-    work: AtomicUsize,
+    pub(super) work: AtomicUsize,
     /// The installed single-message kernel's declared cost, stored with it
     /// ([`single_estimate`]).
-    estimate: CostCell,
+    pub(super) estimate: CostCell,
     /// The plans of recent equal-length batches ([`plan_memo`]).
-    plans: PlanMemo,
+    pub(super) plans: PlanMemo,
     /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`]): 0 one after the other, `k + 1` lane
     /// kernel `k`.
-    chains: Published<u8>,
+    pub(super) chains: Published<u8>,
     algorithm: PhantomData<fn() -> A>,
 }
 
 /// A single-message kernel's declared cost, the parts a batch one by one uses (`setup`,
 /// `call`, `step`, `message`) as `f32` bits. Written under the slot's lock; a reader racing a
 /// new choice may see parts of both, which only weighs a batch towards measuring.
-struct CostCell([AtomicU32; 4]);
+pub(super) struct CostCell([AtomicU32; 4]);
 
 impl CostCell {
     const fn new() -> Self {
@@ -112,7 +121,7 @@ impl CostCell {
     }
 
     #[inline]
-    fn get(&self) -> Cost {
+    pub(super) fn get(&self) -> Cost {
         let part = |i: usize| f32::from_bits(self.0[i].load(Ordering::Relaxed));
         Cost::new(part(0), part(1), part(2)).per_message(part(3))
     }
@@ -120,9 +129,12 @@ impl CostCell {
 
 const VALID: u32 = 1 << 31;
 
-/// Reason codes of a packed selection (bits 8..16) that [`pinned_many`] reads directly.
+/// Reason codes of a packed selection (bits 8..16): [`pinned_many`] reads `ENV` and `FORCED`
+/// directly.
+const PRIORITY: u32 = 1;
 const ENV: u32 = 2;
 const FORCED: u32 = 3;
+const ENV_REJECTED: u32 = 4;
 const PLANNED: u32 = 5;
 
 /// The variant index of a planned many-message selection whose variant is worked out when
@@ -178,6 +190,13 @@ impl<A: Registered> Slot<A> {
         Some(Guard(&self.lock))
     }
 
+    /// Installs `variant` (already checked to run on this CPU) for its interface, for the
+    /// whole process: `force`'s write.
+    pub(crate) fn install(&self, variant: &'static Variant, reason: Reason) {
+        let _guard = self.lock();
+        self.store(variant, reason);
+    }
+
     fn lock(&self) -> Guard<'_> {
         let mut tries = 0;
         while self
@@ -218,7 +237,7 @@ impl<A: Registered> Slot<A> {
             PLANNED => Reason::Planned,
             FORCED => Reason::Forced,
             #[cfg(feature = "std")]
-            4 => point
+            ENV_REJECTED => point
                 .env_rejected
                 .get()
                 .map_or(Reason::Priority, |e| Reason::EnvRejected(*e)),
@@ -234,7 +253,7 @@ impl<A: Registered> Slot<A> {
     }
 
     /// The selection of `interface`, probing the CPU and the override once if there is none.
-    fn selection(&self, interface: Interface) -> Selection {
+    pub(crate) fn selection(&self, interface: Interface) -> Selection {
         let point = self.point(interface);
         let packed = point.selection.load(Ordering::Acquire);
         if packed != 0 {
@@ -289,7 +308,7 @@ impl<A: Registered> Slot<A> {
     /// which variant it runs long batches on is worked out when asked, [`NOT_WORKED_OUT`]).
     fn choose(&self, interface: Interface) -> (Option<&'static Variant>, Reason) {
         #[cfg(feature = "std")]
-        let requested = env_override(A::ALGORITHM.env_var_for(interface));
+        let requested = super::env::variant_override(A::ALGORITHM.env_var_for(interface));
         #[cfg(feature = "std")]
         let requested = requested.as_deref();
         #[cfg(not(feature = "std"))]
@@ -339,58 +358,6 @@ impl Drop for Guard<'_> {
     }
 }
 
-impl<A: Registered> Dispatch for Slot<A> {
-    fn active(&self, interface: Interface) -> Selection {
-        let selection = self.selection(interface);
-        if selection.reason == Reason::Planned {
-            // What the planner runs long batches on, by the costs it uses now.
-            let costs = crate::batch::audit::costs::<A>();
-            let bulk = costs
-                .kernels()
-                .min_by(|a, b| {
-                    a.cost
-                        .per_block(a.lanes)
-                        .total_cmp(&b.cost.per_block(b.lanes))
-                })
-                .expect("the single-message kernel at least");
-            let variant = if bulk.lanes == 1 {
-                A::ALGORITHM
-                    .variant("serial")
-                    .expect("every algorithm has serial")
-            } else {
-                bulk.variant
-            };
-            return Selection {
-                variant,
-                ..selection
-            };
-        }
-        selection
-    }
-
-    fn batch_costs(&self) -> BatchCosts {
-        crate::batch::audit::costs::<A>()
-    }
-
-    fn calibrate(&self) -> BatchCosts {
-        crate::batch::calibrate::measure_now::<A>();
-        crate::batch::audit::costs::<A>()
-    }
-
-    fn batch_plan(&self, lengths: &[usize]) -> BatchPlan {
-        crate::batch::audit::plan::<A>(lengths)
-    }
-
-    fn pbkdf2_chains(&self) -> Option<&'static Variant> {
-        chains_variant::<A>()
-    }
-
-    fn install(&self, variant: &'static Variant, reason: Reason) {
-        let _guard = self.lock();
-        self.store(variant, reason);
-    }
-}
-
 /// The kernel entries of a single-message variant of `A`.
 fn kernel_of<A: Registered>(variant: &'static Variant) -> SingleKernel<A> {
     let declaration = variant
@@ -420,21 +387,13 @@ unsafe fn probe<A: Registered>(
 
 fn pack(variant: &Variant, reason: Reason) -> u32 {
     let code = match reason {
-        Reason::Priority | Reason::Requested | Reason::RequestRejected(_) => 1,
+        Reason::Priority | Reason::Requested | Reason::RequestRejected(_) => PRIORITY,
         Reason::Env => ENV,
         Reason::Forced => FORCED,
-        Reason::EnvRejected(_) => 4,
+        Reason::EnvRejected(_) => ENV_REJECTED,
         Reason::Planned => PLANNED,
     };
     VALID | code << 8 | variant.algorithm().index_of(variant) as u32
-}
-
-#[cfg(feature = "std")]
-fn env_override(var: &str) -> Option<std::string::String> {
-    let value = std::env::var_os(var)?;
-    let value = value.to_string_lossy();
-    let value = value.trim();
-    (!value.is_empty()).then(|| value.into())
 }
 
 /// The slot's kernel as it is, one relaxed load: the probe until the first call through it
@@ -463,225 +422,15 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
     installed::<A>()
 }
 
-/// The lane kernels of `A` the CPU runs, found once per process and kept in the slot.
-#[inline]
-pub(crate) fn ladder<A: Registered>() -> LadderRef<A> {
-    match A::slot().ladder.get_ref() {
-        Some(ladder) => LadderRef::Kept(ladder),
-        None => first_ladder::<A>(),
-    }
-}
-
-/// [`ladder`] at the first batch call: the registry read once and kept. A thread that finds
-/// another keeping it reads the registry for itself rather than wait (the other may have
-/// been preempted).
-#[cold]
-#[inline(never)]
-fn first_ladder<A: Registered>() -> LadderRef<A> {
-    keep_ladder(&A::slot().ladder)
-}
-
-/// [`first_ladder`] with the ladder kept in `cell`.
-fn keep_ladder<A: Registered>(cell: &'static Published<Ladder<A>>) -> LadderRef<A> {
-    let ladder = Ladder::of(A::ALGORITHM, cpu_features());
-    match cell.claim() {
-        Some(claim) => {
-            claim.publish(ladder);
-            cell.get_ref()
-                .map_or(LadderRef::Own(ladder), LadderRef::Kept)
-        }
-        None => LadderRef::Own(ladder),
-    }
-}
-
-/// A [`Ladder`]: the one kept in the slot, or one read from the registry by a thread that
-/// found another keeping it ([`first_ladder`]).
-#[expect(
-    clippy::large_enum_variant,
-    reason = "an owned ladder is on one call's stack, and only while another thread keeps one; \
-              the usual case writes a pointer"
-)]
-pub(crate) enum LadderRef<A: Compression> {
-    Kept(&'static Ladder<A>),
-    Own(Ladder<A>),
-}
-
-impl<A: Compression> core::ops::Deref for LadderRef<A> {
-    type Target = Ladder<A>;
-
-    fn deref(&self) -> &Ladder<A> {
-        match self {
-            LadderRef::Kept(ladder) => ladder,
-            LadderRef::Own(ladder) => ladder,
-        }
-    }
-}
-
 /// The entries of the single-message variant of `A` in use (probing first if nothing is
 /// installed yet): what PBKDF2 runs, its loop and its compression from one variant.
 pub(crate) fn current_single<A: Registered>() -> SingleKernel<A> {
     kernel_of::<A>(single_variant::<A>())
 }
 
-/// The lane kernel whose PBKDF2 entry runs the chains of a multi-block derivation side by
-/// side, as its lane count and entry: the many-message variant named by `force` or the
-/// environment if it has such an entry; else the one measured faster per chain than one
-/// chain after the other on the single-message variant, at the first multi-block derivation
-/// ([`kdf::chains`](crate::kdf::chains)); `None` for one after the other.
-pub(crate) fn pbkdf2_chain_entry<A: Registered>() -> Option<(usize, LanesIterateFn<A>)> {
-    chain_entry::<A>(chains_variant::<A>()?)
-}
-
-/// The lane count and PBKDF2 entry of `variant`, if it is a lane kernel with one.
-pub(crate) fn chain_entry<A: Registered>(
-    variant: &'static Variant,
-) -> Option<(usize, LanesIterateFn<A>)> {
-    match variant.declaration::<A>()?.kernel {
-        Kernel::Lanes(kernel) => kernel.iterate.map(|iterate| (kernel.lanes, iterate)),
-        Kernel::Single(_) | Kernel::Serial => None,
-    }
-}
-
-/// The variant of [`pbkdf2_chain_entry`]: a pinned many-message variant if it has a PBKDF2
-/// entry (none if it has not), else the measured or estimated choice.
-fn chains_variant<A: Registered>() -> Option<&'static Variant> {
-    if let Some(variant) = pinned_many::<A>() {
-        return chain_entry::<A>(variant).map(|_| variant);
-    }
-    let ladder = ladder::<A>();
-    let choice = match A::slot().chains.get_ref() {
-        Some(&choice) => choice,
-        None => first_chains::<A>(&ladder),
-    };
-    let k = usize::from(choice.checked_sub(1)?);
-    Some(ladder.variant(k))
-}
-
-/// [`pbkdf2_chain_entry`]'s choice at the first multi-block derivation: this thread measures it,
-/// or (measuring is off, or another thread is measuring) the estimate serves.
-#[cold]
-#[inline(never)]
-fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
-    let estimated = match costs::<A>().get_ref() {
-        Some((costs, _)) => crate::kdf::chains::estimated(costs, ladder),
-        None => crate::kdf::chains::estimated(&estimated_costs::<A>(), ladder),
-    };
-    let Some(claim) = A::slot().chains.claim() else {
-        return estimated;
-    };
-    #[cfg(feature = "std")]
-    if crate::batch::calibrate::enabled() && estimated != 0 {
-        let measured = crate::kdf::chains::measure(current_single::<A>(), ladder);
-        claim.publish(measured);
-        return measured;
-    }
-    claim.publish(estimated);
-    estimated
-}
-
-/// The batch planner's costs of `A` as declared: the lane kernels' estimates and the
-/// single-message variant's in use.
-pub(crate) fn estimated_costs<A: Registered>() -> Costs {
-    ladder::<A>().estimated(single_variant::<A>().estimated_cost())
-}
-
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).
 pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
     A::slot().selection(Interface::Single).variant
-}
-
-/// The declared cost of `A`'s installed single-message kernel (zero before one is installed),
-/// read without the registry: a process's first batches weigh their work with it
-/// ([`calibrate::costs_for`](crate::batch::calibrate::costs_for)), and reading it through the
-/// selection and the variant's declaration touched three more code pages, which in a fresh
-/// process each cost up to microseconds the first time (the first `sha256_many` of 5 short
-/// messages: median 1.3-3.3 us against 0.7-1.1 us, AMD Zen 4 VM).
-#[inline]
-pub(crate) fn single_estimate<A: Registered>() -> Cost {
-    A::slot().estimate.get()
-}
-
-/// Where the batch planner's costs of `A` are published once measured.
-pub(crate) fn costs<A: Registered>() -> &'static Published<(Costs, bool)> {
-    &A::slot().costs
-}
-
-/// Where the declared estimates of `A`'s batch costs are kept once worked out.
-pub(crate) fn estimates<A: Registered>() -> &'static Published<Costs> {
-    &A::slot().estimates
-}
-
-/// The predicted nanoseconds of batch work `A` has planned on the estimates so far.
-pub(crate) fn batch_work<A: Registered>() -> &'static AtomicUsize {
-    &A::slot().work
-}
-
-/// The plans of `A`'s recent equal-length batches.
-#[inline]
-pub(crate) fn plan_memo<A: Registered>() -> &'static PlanMemo {
-    &A::slot().plans
-}
-
-/// A value published once and then copied out. Readers never wait: until it is published
-/// (while the one thread that claimed it computes it, perhaps for a while) they get `None`,
-/// and never a half-written value.
-pub(crate) struct Published<T> {
-    state: AtomicU8,
-    value: UnsafeCell<MaybeUninit<T>>,
-}
-
-// SAFETY: the value is written once, by the one thread holding the claim, before the Release
-// store that makes `get` read it; after that it is only read (copied).
-unsafe impl<T: Copy + Send + Sync> Sync for Published<T> {}
-
-/// The right to publish a [`Published`] value: one caller ever gets it.
-pub(crate) struct Claim<'a, T>(&'a Published<T>);
-
-impl<T: Copy> Published<T> {
-    const EMPTY: u8 = 0;
-    const CLAIMED: u8 = 1;
-    const READY: u8 = 2;
-
-    pub(crate) const fn new() -> Self {
-        Self {
-            state: AtomicU8::new(Self::EMPTY),
-            value: UnsafeCell::new(MaybeUninit::uninit()),
-        }
-    }
-
-    /// The value, once published.
-    #[inline]
-    pub(crate) fn get_ref(&self) -> Option<&T> {
-        if self.state.load(Ordering::Acquire) == Self::READY {
-            // SAFETY: READY is stored (Release) only after the value was written, and the value
-            // is never written again.
-            Some(unsafe { (*self.value.get()).assume_init_ref() })
-        } else {
-            None
-        }
-    }
-
-    /// The right to publish, for the first caller only.
-    pub(crate) fn claim(&self) -> Option<Claim<'_, T>> {
-        self.state
-            .compare_exchange(
-                Self::EMPTY,
-                Self::CLAIMED,
-                Ordering::Acquire,
-                Ordering::Relaxed,
-            )
-            .is_ok()
-            .then_some(Claim(self))
-    }
-}
-
-impl<T: Copy> Claim<'_, T> {
-    /// Publishes `value` for every later `get`.
-    pub(crate) fn publish(self, value: T) {
-        // SAFETY: only the one claim writes, and no reader reads before READY.
-        unsafe { (*self.0.value.get()).write(value) };
-        self.0.state.store(Published::<T>::READY, Ordering::Release);
-    }
 }
 
 /// The single-message choice of `A`, probing first if nothing is chosen yet.
@@ -707,58 +456,6 @@ pub(crate) fn pinned_many<A: Registered>() -> Option<&'static Variant> {
     }
     matches!((packed >> 8) & 0xff, FORCED | ENV)
         .then(|| &A::ALGORITHM.variants()[(packed & 0xff) as usize])
-}
-
-/// The single-message variant `algorithm` uses now and why (probing first if nothing is
-/// installed yet).
-pub fn active(algorithm: Algorithm) -> Selection {
-    algorithm.active()
-}
-
-/// The many-message variant `algorithm`'s batch functions use now and why.
-pub fn active_many(algorithm: Algorithm) -> Selection {
-    algorithm.active_many()
-}
-
-/// The many-message variant whose PBKDF2 entry runs the output blocks of a multi-block
-/// derivation (`pbkdf2_hmac_sha1` of 32 bytes, ...) side by side, one per lane, or `None`
-/// where they run one after the other on [`active`]'s variant: the variant forced for the
-/// batch functions if any (`None` if it has no PBKDF2 entry), else the one measured faster
-/// per output block than one after the other, once per process (measuring now if no
-/// derivation has yet; with `MULTISHA_CALIBRATE=0` or without `std`, and for other threads
-/// while one measures, the lane kernel with an entry of least estimated cost).
-pub fn pbkdf2_chains(algorithm: Algorithm) -> Option<&'static Variant> {
-    algorithm.0.dispatch.pbkdf2_chains()
-}
-
-/// Installs the variant called `name` for `algorithm`, for the whole process: a
-/// single-message variant for the hashers and one-shot functions, a many-message variant for
-/// the batch functions (where it then runs every message of every batch itself: batches are
-/// no longer planned).
-///
-/// Every hasher and one-shot call uses it from its next call on, hashers already part-way
-/// through a message too (every variant gives the same digests); hashers pinned with
-/// `with_variant` keep their variant. Meant for start-up and for tests.
-///
-/// # Errors
-/// An unknown name, or a variant this CPU cannot run (then nothing changes); the message
-/// lists the available variants. "This CPU" is [`cpu_features`]: a feature the mask in
-/// `MULTISHA_CPU` removes counts as missing.
-pub fn force(algorithm: Algorithm, name: &str) -> Result<&'static Variant, Error> {
-    force_on(algorithm, name, cpu_features())
-}
-
-/// [`force`] with the CPU's features given: tests pass a set that lacks a feature to prove the
-/// refusal. Private, since a set that claims more than the CPU has would install a kernel it
-/// cannot run.
-fn force_on(
-    algorithm: Algorithm,
-    name: &str,
-    features: CpuFeatures,
-) -> Result<&'static Variant, Error> {
-    let variant = lookup(algorithm, name, features)?;
-    algorithm.0.dispatch.install(variant, Reason::Forced);
-    Ok(variant)
 }
 
 #[cfg(test)]
@@ -803,12 +500,12 @@ mod tests {
         std::thread::scope(|scope| {
             scope.spawn(|| {
                 PAUSE.with(|p| p.set(Duration::from_millis(200)));
-                force(algorithm, slow).expect("available");
+                crate::engine::force(algorithm, slow).expect("available");
             });
             std::thread::sleep(Duration::from_millis(50));
-            force(algorithm, fast).expect("available");
+            crate::engine::force(algorithm, fast).expect("available");
         });
-        let named = active(algorithm).variant;
+        let named = crate::engine::active(algorithm).variant;
         let running = installed::<multisha_contract::Sha256Compression>() as usize;
         assert_eq!(
             named.kernel_address(),
@@ -830,10 +527,13 @@ mod tests {
         let single = slot.selection(Interface::Single);
         assert_eq!(
             single.variant.name(),
-            active(Algorithm::Sha256).variant.name()
+            crate::engine::active(Algorithm::Sha256).variant.name()
         );
         let many = slot.selection(Interface::Many);
-        assert_eq!(many.reason, active_many(Algorithm::Sha256).reason);
+        assert_eq!(
+            many.reason,
+            crate::engine::active_many(Algorithm::Sha256).reason
+        );
         assert_eq!(
             slot.single.selection.load(Ordering::Acquire),
             0,
@@ -865,8 +565,12 @@ mod tests {
         static FREE: Published<Ladder<A>> = Published::new();
         let lanes = Ladder::<A>::of(Algorithm::Sha256, cpu_features()).len();
         let _claim = HELD.claim().expect("a fresh cell");
-        assert!(matches!(keep_ladder(&HELD), LadderRef::Own(l) if l.len() == lanes));
-        assert!(matches!(keep_ladder(&FREE), LadderRef::Kept(l) if l.len() == lanes));
+        assert!(
+            matches!(super::super::caches::keep_ladder(&HELD), super::super::caches::LadderRef::Own(l) if l.len() == lanes)
+        );
+        assert!(
+            matches!(super::super::caches::keep_ladder(&FREE), super::super::caches::LadderRef::Kept(l) if l.len() == lanes)
+        );
         assert!(FREE.get_ref().is_some(), "kept");
     }
 
@@ -887,79 +591,6 @@ mod tests {
             let parts = |c: Cost| [c.setup, c.call, c.step, c.message];
             assert_eq!(parts(kept), parts(declared), "{variant}");
             assert!(declared.step > 0.0, "{variant} declares a cost per block");
-        }
-    }
-
-    /// Sixteen threads racing for one `Published` value: exactly one claims it; readers see
-    /// nothing until it is published, then the whole value.
-    #[test]
-    fn a_published_value_is_claimed_once_and_read_whole() {
-        let cell: Published<[u64; 8]> = Published::new();
-        let barrier = std::sync::Barrier::new(16);
-        let claims = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for t in 0..16u64 {
-                let (cell, barrier, claims) = (&cell, &barrier, &claims);
-                scope.spawn(move || {
-                    barrier.wait();
-                    if let Some(claim) = cell.claim() {
-                        claims.fetch_add(1, Ordering::Relaxed);
-                        std::thread::sleep(Duration::from_millis(20));
-                        claim.publish([t; 8]);
-                    }
-                    for _ in 0..1000 {
-                        if let Some(value) = cell.get_ref() {
-                            assert!(value.iter().all(|&v| v == value[0]), "{value:?}");
-                        }
-                    }
-                });
-            }
-        });
-        assert_eq!(claims.load(Ordering::Relaxed), 1);
-        assert!(cell.get_ref().is_some());
-        assert!(cell.claim().is_none(), "claimed once, ever");
-    }
-
-    #[test]
-    fn force_refuses_each_variant_whose_feature_is_missing_and_changes_nothing() {
-        let _turn = crate::tests::SERIAL
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        for &algorithm in Algorithm::ALL {
-            for variant in algorithm.variants() {
-                for feature in variant.requires().iter() {
-                    let choice = |a: Algorithm| match variant.interface() {
-                        Interface::Single => active(a).variant.name(),
-                        Interface::Many => active_many(a).variant.name(),
-                    };
-                    let before = choice(algorithm);
-                    let cpu = cpu_features().without(feature);
-                    let error = force_on(algorithm, variant.name(), cpu).expect_err("refused");
-                    assert_eq!(error.missing_features().map(|m| m.has(feature)), Some(true));
-                    assert_eq!(choice(algorithm), before, "{variant}: nothing changed");
-                }
-            }
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn shani_and_avx2_are_refused_without_their_features() {
-        use multisha_contract::Feature;
-        let all = cpu_features();
-        for (algorithm, name, missing) in [
-            (Algorithm::Sha1, "shani", Feature::Sha),
-            (Algorithm::Sha256, "shani", Feature::Sha),
-            (Algorithm::Sha256, "shani", Feature::Sse41),
-            (Algorithm::Sha256, "avx2", Feature::Avx2),
-            (Algorithm::Sha256, "avx2", Feature::Bmi2),
-        ] {
-            let error = force_on(algorithm, name, all.without(missing)).expect_err("refused");
-            let message = std::format!("{error}");
-            // "this CPU" when the reduced set is what the CPU has (as under valgrind, whose
-            // CPUID has no SHA), "a CPU with features ..." otherwise.
-            assert!(message.contains("cannot run on "), "{message}");
-            assert!(message.contains(missing.name()), "{message}");
         }
     }
 }

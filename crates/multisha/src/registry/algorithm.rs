@@ -2,8 +2,7 @@
 //! [`Algorithm`] is a handle to one static description built from its descriptor
 //! ([`multisha_contract::Compression`]) by the registry (`algorithms.rs`).
 
-use super::dispatch::Dispatch;
-use super::{Selection, Variant};
+use super::{BatchCosts, BatchPlan, Interface, Reason, Selection, Variant};
 use core::fmt;
 use core::hash::{Hash, Hasher};
 
@@ -23,7 +22,7 @@ pub struct Listing {
     /// The architecture it is built for (`"x86_64"`, `"aarch64"`), `None` for portable ones.
     pub arch: Option<&'static str>,
     /// The interface it serves.
-    pub interface: super::Interface,
+    pub interface: Interface,
 }
 
 /// What the run-time API knows of one algorithm.
@@ -71,10 +70,10 @@ impl Algorithm {
     }
 
     /// The environment variable of `interface`'s override.
-    pub fn env_var_for(self, interface: super::Interface) -> &'static str {
+    pub fn env_var_for(self, interface: Interface) -> &'static str {
         match interface {
-            super::Interface::Single => self.env_var(),
-            super::Interface::Many => self.env_var_many(),
+            Interface::Single => self.env_var(),
+            Interface::Many => self.env_var_many(),
         }
     }
 
@@ -112,12 +111,12 @@ impl Algorithm {
     /// The single-message variant this algorithm runs now and why (probing the CPU first if
     /// nothing is installed yet).
     pub fn active(self) -> Selection {
-        self.0.dispatch.active(super::Interface::Single)
+        self.0.dispatch.active(Interface::Single)
     }
 
     /// The many-message variant this algorithm's batch functions run now and why.
     pub fn active_many(self) -> Selection {
-        self.0.dispatch.active(super::Interface::Many)
+        self.0.dispatch.active(Interface::Many)
     }
 
     pub(crate) fn index_of(self, variant: &Variant) -> usize {
@@ -153,4 +152,23 @@ impl fmt::Debug for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Algorithm({})", self.id())
     }
+}
+
+/// What the run-time API needs of an algorithm's dispatcher and planner, without their types:
+/// the registry's interface to the layers above it, which implement it for each algorithm's
+/// slot.
+pub(crate) trait Dispatch: Sync {
+    /// The selection of `interface`, probing first if nothing is installed yet.
+    fn active(&self, interface: Interface) -> Selection;
+    /// Installs `variant` (already checked to run on this CPU) for its interface, for the
+    /// whole process.
+    fn install(&self, variant: &'static Variant, reason: Reason);
+    /// The batch planner's costs now.
+    fn batch_costs(&self) -> BatchCosts;
+    /// The batch planner's costs, measured now if they are not yet (and measuring is on).
+    fn calibrate(&self) -> BatchCosts;
+    /// The batch plan for messages of `lengths` bytes.
+    fn batch_plan(&self, lengths: &[usize]) -> BatchPlan;
+    /// The lane variant that runs a multi-block PBKDF2 derivation's chains side by side.
+    fn pbkdf2_chains(&self) -> Option<&'static Variant>;
 }
