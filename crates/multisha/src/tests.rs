@@ -401,6 +401,43 @@ fn plans_of_lengths_no_slice_can_have_do_not_overflow() {
     }
 }
 
+/// The auditor's plan is the batch functions' own decision, without its effects: in a fresh
+/// process a small batch is described as it runs (one by one, before the estimates are worked
+/// out, or on the variant pinned by name), and asking any number of times counts no work
+/// towards working the estimates out or measuring. (A separate planning path described such
+/// a batch from the estimates, which a first batch never uses.)
+#[test]
+fn batch_plan_describes_a_first_small_batch_as_it_runs_and_acts_on_nothing() {
+    let name = "batch_plan_describes_a_first_small_batch_as_it_runs_and_acts_on_nothing";
+    if !in_child(module_path!(), name) {
+        return;
+    }
+    type A = multisha_contract::Sha256Compression;
+    let lengths = [40, 60, 80, 100, 120];
+    for _ in 0..10_000 {
+        let plan = crate::engine::batch_plan(crate::engine::Algorithm::Sha256, &lengths);
+        assert!(
+            plan.pinned || (plan.stages().all(|s| s.lanes == 1) && !plan.measured),
+            "{plan}"
+        );
+    }
+    let work = crate::dispatch::batch_work::<A>().load(core::sync::atomic::Ordering::Relaxed);
+    assert_eq!(work, 0, "asking counted work");
+    assert!(
+        crate::dispatch::estimates::<A>().get_ref().is_none()
+            && crate::dispatch::costs::<A>().get_ref().is_none(),
+        "asking worked the costs out"
+    );
+    // The batch itself counts.
+    let data = [0u8; 120];
+    let messages: std::vec::Vec<&[u8]> = lengths.iter().map(|&len| &data[..len]).collect();
+    let mut digests = [[0u8; 32]; 5];
+    crate::sha256_many(&messages, &mut digests);
+    let work = crate::dispatch::batch_work::<A>().load(core::sync::atomic::Ordering::Relaxed);
+    let pinned = crate::engine::batch_plan(crate::engine::Algorithm::Sha256, &lengths).pinned;
+    assert!(pinned || work > 0, "the batch counted no work");
+}
+
 /// Where the plan the auditor is shown ([`engine::batch_plan`](crate::engine::batch_plan))
 /// has a lane stage, the dispatched batch function runs one, and where it has none, none
 /// runs: a path that sent every batch one by one (or lanes the planner rejected) would pass

@@ -1,10 +1,10 @@
 //! The planner's costs and plans as the engine's audit types ([`BatchCosts`], [`BatchPlan`]).
 
-use super::calibrate;
+use super::{Destination, calibrate};
 use crate::dispatch::{self, Ladder, Registered};
-use crate::registry::{BatchCosts, BatchPlan, KernelCost, PlanStage, Reason};
+use crate::registry::{BatchCosts, BatchPlan, KernelCost, PlanStage, Variant};
 use multisha_contract::{BlockBytes, Kernel};
-use multisha_plan::{Plan, Runner};
+use multisha_plan::{Costs, Plan, Runner, Shape};
 
 /// The costs the planner of `A` uses now.
 pub(crate) fn costs<A: Registered>() -> BatchCosts {
@@ -30,26 +30,66 @@ pub(crate) fn costs<A: Registered>() -> BatchCosts {
     }
 }
 
-/// The plan the batch functions of `A` would run for messages of `lengths` bytes.
+/// The plan the batch functions of `A` would run for messages of `lengths` bytes now: the
+/// decision of [`route`](super::route), the batch functions' own, asked without acting (no
+/// work counted towards measuring, no plan remembered).
 pub(crate) fn plan<A: Registered>(lengths: &[usize]) -> BatchPlan {
-    let selection = dispatch::many::<A>();
-    let single = dispatch::single_variant::<A>();
-    let count = lengths.len();
-    let pinned = matches!(selection.reason, Reason::Forced | Reason::Env);
-    let (ladder, plan, measured) = if pinned {
-        let runner = match selection.variant.declaration::<A>().map(|d| d.kernel) {
+    let lens = |i: usize| lengths[i];
+    let equal_len = || {
+        let first = *lengths.first()?;
+        lengths.iter().all(|&len| len == first).then_some(first)
+    };
+    super::route::<A, _>(lengths.len(), lens, equal_len, Describe { lengths })
+}
+
+/// The [`Destination`] of [`plan`]: the decision in words.
+struct Describe<'a> {
+    lengths: &'a [usize],
+}
+
+impl<A: Registered> Destination<A> for Describe<'_> {
+    type Out = BatchPlan;
+    const ACTS: bool = false;
+
+    fn pinned(self, variant: &'static Variant) -> BatchPlan {
+        let runner = match variant.declaration::<A>().map(|d| d.kernel) {
             Some(Kernel::Lanes(_)) => Runner::Lanes(0),
             _ => Runner::Single,
         };
-        let plan = Plan::all_on(runner, count, 0.0);
-        (Ladder::only(selection.variant), plan, false)
-    } else {
-        let ladder = dispatch::ladder::<A>();
-        let (costs, measured) = calibrate::costs::<A>();
-        let lens = |i| lengths[i];
-        let plan = multisha_plan::plan_for(&costs, count, lens, A::Block::LEN, A::LENGTH_BYTES);
-        (*ladder, plan, measured)
-    };
+        let plan = Plan::all_on(runner, self.lengths.len(), 0.0);
+        described::<A>(&plan, &Ladder::only(variant), false, true)
+    }
+
+    fn one_by_one(self, costs: Option<(&Costs, bool)>) -> BatchPlan {
+        let (single, measured) = match costs {
+            Some((costs, measured)) => (costs.single(), measured),
+            // A first batch too small to work the estimates out for: the kernel's own.
+            None => (dispatch::single_variant::<A>().estimated_cost(), false),
+        };
+        let shape = Shape::new(
+            self.lengths.len(),
+            |i| self.lengths[i],
+            A::Block::LEN,
+            A::LENGTH_BYTES,
+        );
+        let predicted = single.time(shape.segments, shape.blocks, shape.count, 0);
+        let plan = Plan::all_on(Runner::Single, shape.count, predicted);
+        described::<A>(&plan, &Ladder::EMPTY, measured, false)
+    }
+
+    fn plan(self, plan: &Plan, _: &Costs, measured: bool) -> BatchPlan {
+        described::<A>(plan, &dispatch::ladder::<A>(), measured, false)
+    }
+}
+
+/// `plan` as the audit type, its lane kernels those of `ladder`.
+fn described<A: Registered>(
+    plan: &Plan,
+    ladder: &Ladder<A>,
+    measured: bool,
+    pinned: bool,
+) -> BatchPlan {
+    let single = dispatch::single_variant::<A>();
     let mut stages = [None; multisha_plan::MAX_STAGES];
     let mut first = 0;
     for (slot, stage) in stages.iter_mut().zip(plan.stages()) {
@@ -67,7 +107,7 @@ pub(crate) fn plan<A: Registered>(lengths: &[usize]) -> BatchPlan {
     }
     BatchPlan {
         algorithm: A::ALGORITHM,
-        messages: count,
+        messages: plan.stages().map(|s| s.count).sum(),
         predicted_ns: plan.predicted,
         measured,
         pinned,

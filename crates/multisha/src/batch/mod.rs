@@ -21,6 +21,7 @@ pub(crate) use io::{Digests, Flat, Messages};
 use multisha_plan::Costs;
 use multisha_plan::Remembered;
 
+use crate::dispatch::Registered;
 use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
 use crate::registry::Variant;
@@ -28,14 +29,17 @@ use multisha_contract::{BlockBytes, Compression, Kernel, KernelFn};
 use multisha_plan::{Plan, Runner};
 use multisha_plan::{Shape, Tail};
 
+#[cfg(test)]
 type Block<H> = multisha_contract::Block<<H as HashFunction>::Compression>;
 
 /// Bytes per block of `H`.
+#[cfg(test)]
 const fn block_len<H: HashFunction>() -> usize {
     <Block<H> as BlockBytes>::LEN
 }
 
 /// Bytes of `H`'s length field.
+#[cfg(test)]
 const fn length_bytes<H: HashFunction>() -> usize {
     <H::Compression as Compression>::LENGTH_BYTES
 }
@@ -45,121 +49,194 @@ const fn length_bytes<H: HashFunction>() -> usize {
 ///
 /// # Panics
 /// If `messages` and `digests` differ in length.
+#[inline(always)]
 pub(crate) fn hash_many<H, M, D>(messages: &M, digests: &mut D)
 where
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    if let Some(variant) = dispatch::pinned_many::<H::Compression>() {
-        return run_pinned::<H, M, D>(variant, messages, digests);
-    }
     check_lengths::<H>(messages.count(), digests.count());
-    let single = dispatch::current::<H::Compression>();
-    let count = messages.count();
-    if count <= 1 {
-        return executor::serial::<H, M, D>(single, messages, digests);
-    }
-    let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
-    // Whether the batch goes one by one is settled here, from the totals, in a few adds: the
-    // smallest batches hash in about a hundred nanoseconds, where every check ahead of them
-    // shows. One by one: too few blocks in all for any lane kernel to win its set-up back,
-    // an equal shape remembered as one by one, or (in a process's first batches) a batch too
-    // small to pay for working out the estimates. An equal batch's totals need no pass over
-    // the messages (the lengths compared, four at a time without a branch); a ragged one's
-    // take one. A few messages take that one pass straight away (it finds whether they are
-    // equal too): comparing them first was a tenth of what 3 short SHA-1 messages add to a
-    // loop of one-shot calls.
     let lens = |i| messages.get(i).len();
+    let run = Run::<H, M, D> {
+        single: dispatch::current::<H::Compression>(),
+        messages,
+        digests,
+    };
+    route::<H::Compression, _>(messages.count(), lens, || messages.equal_len(), run);
+}
+
+/// Where [`route`] sends a batch: the batch functions run it ([`Run`]), `engine::batch_plan`
+/// describes it (`audit`). One decision, so that what an auditor is shown is what runs.
+pub(crate) trait Destination<A: Compression> {
+    /// What the batch comes to.
+    type Out;
+    /// Whether deciding acts on the process: counts the batch's work towards measuring the
+    /// costs (measuring when due) and remembers an equal shape's plan. The audit only asks.
+    const ACTS: bool;
+    /// All on the many-message variant named by `force` or the environment.
+    fn pinned(self, variant: &'static Variant) -> Self::Out;
+    /// One message after the other on the single-message kernel, with the costs the decision
+    /// had (`None`: a process's first small batches, before the estimates are worked out).
+    fn one_by_one(self, costs: Option<(&Costs, bool)>) -> Self::Out;
+    /// As `plan` says, made from `costs` (measured or estimated).
+    fn plan(self, plan: &Plan, costs: &Costs, measured: bool) -> Self::Out;
+}
+
+/// A batch run: the [`Destination`] of the batch functions.
+struct Run<'a, H: HashFunction, M: ?Sized, D: ?Sized> {
+    single: KernelFn<H::Compression>,
+    messages: &'a M,
+    digests: &'a mut D,
+}
+
+impl<H, M, D> Destination<H::Compression> for Run<'_, H, M, D>
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+{
+    type Out = ();
+    const ACTS: bool = true;
+
+    #[inline(always)]
+    fn pinned(self, variant: &'static Variant) {
+        run_pinned::<H, M, D>(variant, self.messages, self.digests);
+    }
+
+    #[inline(always)]
+    fn one_by_one(self, _: Option<(&Costs, bool)>) {
+        executor::serial::<H, M, D>(self.single, self.messages, self.digests);
+    }
+
+    #[inline(always)]
+    fn plan(self, plan: &Plan, _: &Costs, _: bool) {
+        let ladder = dispatch::ladder::<H::Compression>();
+        // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
+        // which checked that the CPU runs them.
+        unsafe {
+            executor::execute::<H, M, D>(plan, &ladder, self.single, self.messages, self.digests)
+        }
+    }
+}
+
+/// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
+/// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
+/// many-message variant pinned by name, one by one, or a plan of least predicted time.
+///
+/// Whether the batch goes one by one is settled here, from the totals, in a few adds: the
+/// smallest batches hash in about a hundred nanoseconds, where every check ahead of them
+/// shows. One by one: too few blocks in all for any lane kernel to win its set-up back, an
+/// equal shape remembered as one by one, or (in a process's first batches) a batch too small
+/// to pay for working out the estimates. An equal batch's totals need no pass over the
+/// messages (the lengths compared, four at a time without a branch); a ragged one's take one.
+/// A few messages take that one pass straight away (it finds whether they are equal too):
+/// comparing them first was a tenth of what 3 short SHA-1 messages add to a loop of one-shot
+/// calls.
+#[inline(always)]
+pub(crate) fn route<A, T>(
+    count: usize,
+    lens: impl Fn(usize) -> usize + Copy,
+    equal_len: impl FnOnce() -> Option<usize>,
+    to: T,
+) -> T::Out
+where
+    A: Registered,
+    T: Destination<A>,
+{
+    if let Some(variant) = dispatch::pinned_many::<A>() {
+        return to.pinned(variant);
+    }
+    if count <= 1 {
+        return to.one_by_one(None);
+    }
+    let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
     let shape = match count {
         ..=8 => Shape::new(count, lens, block_len, length_bytes),
-        _ => match messages.equal_len() {
+        _ => match equal_len() {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
         },
     };
     let mut first = None;
-    let Some((costs, measured)) = calibrate::costs_for::<H::Compression>(&shape, &mut first) else {
-        return executor::serial::<H, M, D>(single, messages, digests);
+    let Some((costs, measured)) = calibrate::costs_for::<A>(&shape, &mut first, T::ACTS) else {
+        return to.one_by_one(None);
     };
     if costs.few_blocks(&shape) {
-        return executor::serial::<H, M, D>(single, messages, digests);
+        return to.one_by_one(Some((costs, measured)));
     }
     let known = if shape.equal {
-        dispatch::plan_memo::<H::Compression>().get(&shape, measured)
+        dispatch::plan_memo::<A>().get(&shape, measured)
     } else {
         None
     };
     if known.is_some_and(Remembered::one_by_one) {
-        return executor::serial::<H, M, D>(single, messages, digests);
+        return to.one_by_one(Some((costs, measured)));
     }
     // A small ragged batch that its estimate puts one by one goes straight there (counted
     // towards measuring, as every batch planned on the estimates is): planning it through
-    // `plan_and_run` cost it 5-8% (6 SHA-1 messages of 0-200 bytes).
+    // `plan_and_send` cost it 5-8% (6 SHA-1 messages of 0-200 bytes).
     if !shape.equal
         && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
     {
-        if !measured && calibrate::pending::<H::Compression>() {
+        if T::ACTS && !measured && calibrate::pending::<A>() {
             let work = costs
                 .single()
                 .time(shape.segments, shape.blocks, shape.count, 0);
             // Measured now if due: the next batches plan on the measured costs.
-            let _ = calibrate::account::<H::Compression>(work);
+            let _ = calibrate::account::<A>(work);
         }
-        return executor::serial::<H, M, D>(single, messages, digests);
+        return to.one_by_one(Some((costs, measured)));
     }
-    plan_and_run::<H, M, D>(single, messages, digests, costs, measured, &shape, known);
+    plan_and_send::<A, T>(lens, to, costs, measured, &shape, known)
 }
 
-/// [`hash_many`] past the smallest batches (of totals `shape`): plans `messages` with `costs`
-/// (`measured` or estimated), or takes the plan `known` for an equal shape, and runs the plan.
+/// [`route`] past the smallest batches (of totals `shape`): plans the messages of lengths
+/// `lens` with `costs` (`measured` or estimated), or takes the plan `known` for an equal
+/// shape, and sends the plan to `to`.
 #[inline(never)]
-fn plan_and_run<H, M, D>(
-    single: KernelFn<H::Compression>,
-    messages: &M,
-    digests: &mut D,
+fn plan_and_send<A, T>(
+    lens: impl Fn(usize) -> usize,
+    to: T,
     costs: &Costs,
     measured: bool,
     shape: &Shape,
     known: Option<Remembered>,
-) where
-    H: HashFunction,
-    M: Messages + ?Sized,
-    D: Digests + ?Sized,
+) -> T::Out
+where
+    A: Registered,
+    T: Destination<A>,
 {
-    // (The plan runs here rather than being returned: copied out through the stack, it cost
+    // (The plan is sent from here rather than returned: copied out through the stack, it cost
     // a store-forwarding stall per batch.)
-    let (block_len, length_bytes) = (block_len::<H>(), length_bytes::<H>());
+    let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
     let plan_with = |costs: &Costs, measured: bool, known: Option<Remembered>| match known {
         // Equal-length batches of a shape planned before (a Merkle level, fixed-size
         // records) take the remembered plan.
         Some(known) => known.plan(shape.count),
         None if shape.equal => {
             let plan = multisha_plan::plan(costs, shape, &Tail::EQUAL);
-            dispatch::plan_memo::<H::Compression>().put(shape, measured, &plan);
+            if T::ACTS {
+                dispatch::plan_memo::<A>().put(shape, measured, &plan);
+            }
             plan
         }
-        None => {
-            let lens = |i| messages.get(i).len();
-            multisha_plan::plan_ragged(costs, shape, lens, block_len, length_bytes)
-        }
+        None => multisha_plan::plan_ragged(costs, shape, &lens, block_len, length_bytes),
     };
-    let mut plan = plan_with(costs, measured, known);
-    if !measured && calibrate::pending::<H::Compression>() {
+    let plan = plan_with(costs, measured, known);
+    if T::ACTS && !measured && calibrate::pending::<A>() {
         // Planned on the estimates: the batch's work counts towards measuring the costs; where
         // that is due now, the batch is planned again on the measured costs (not from the
         // memo, whose plan was made on the estimates).
         let work = costs
             .single()
             .time(shape.segments, shape.blocks, shape.count, 0);
-        if let Some(&(ref costs, measured)) = calibrate::account::<H::Compression>(work) {
-            plan = plan_with(costs, measured, None);
+        if let Some(&(ref costs, measured)) = calibrate::account::<A>(work) {
+            let plan = plan_with(costs, measured, None);
+            return to.plan(&plan, costs, measured);
         }
     }
-    let ladder = dispatch::ladder::<H::Compression>();
-    // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
-    // which checked that the CPU runs them.
-    unsafe { executor::execute::<H, M, D>(&plan, &ladder, single, messages, digests) }
+    to.plan(&plan, costs, measured)
 }
 
 /// The digests of `messages` into `digests` on the many-message `variant` alone (a lane

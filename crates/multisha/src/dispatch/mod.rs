@@ -17,5 +17,5 @@ pub(crate) use caches::{
 };
 pub(crate) use ladder::Ladder;
 pub(crate) use slot::{
-    Registered, Slot, current, current_single, installed, many, pinned_many, single, single_variant,
+    Registered, Slot, current, current_single, installed, pinned_many, single, single_variant,
 };

@@ -438,11 +438,6 @@ pub(crate) fn single<A: Registered>() -> Selection {
     A::slot().selection(Interface::Single)
 }
 
-/// The many-message choice of `A` (the batch functions read it once per call).
-pub(crate) fn many<A: Registered>() -> Selection {
-    A::slot().selection(Interface::Many)
-}
-
 /// The many-message variant named for `A` (by `force` or the environment), if one was: what
 /// the batch functions ask on every call, one atomic load once the choice is made.
 #[inline]
