@@ -156,7 +156,7 @@ pub unsafe fn iterate_with<A: Compression>(
 /// PBKDF2 residue the stack scan found was about 2 KiB below its caller).
 const SCRUB_BYTES: usize = 4096;
 
-/// Overwrites the [`SCRUB_BYTES`] of stack below the caller's frame with zeros: the frames of
+/// Overwrites 4 KiB (`SCRUB_BYTES`) of stack below the caller's frame with zeros: the frames of
 /// the functions it called, where a kernel that keeps `U`, `T` and the keyed states in
 /// registers leaves whatever the compiler spilled of them (no wipe of the kernel's own can
 /// reach its frame). The engine calls it once per PBKDF2 derivation, after every kernel it

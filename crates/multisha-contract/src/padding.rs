@@ -174,7 +174,7 @@ fn store_words_portable(chunk: &mut [u8; 16], lo: u64, hi: u64) {
 
 /// Overwrites both padding blocks with zeros in a way the optimiser cannot drop. With the
 /// `wipe-observer` feature, records the wipe in the padding log
-/// ([`take_padding`](crate::wipe_observer::take_padding)).
+/// (`wipe_observer::take_padding`).
 #[inline(always)]
 pub fn wipe_blocks<B: BlockBytes>(blocks: &mut [B]) {
     #[cfg(feature = "wipe-observer")]

@@ -42,12 +42,12 @@ impl Costs {
 
     /// The single-message kernel's cost.
     #[inline]
-    pub fn single(&self) -> Cost {
+    pub fn single_cost(&self) -> Cost {
         self.single
     }
 
     /// Replaces the single-message kernel's cost.
-    pub fn set_single(&mut self, cost: Cost) {
+    pub fn set_single_cost(&mut self, cost: Cost) {
         self.single = cost;
         for k in 0..self.len {
             let (width, cost) = self.lanes[k];
@@ -86,7 +86,7 @@ impl Costs {
     }
 
     /// Whether a batch of `shape` has so few blocks in all that one by one wins, which
-    /// [`one_by_one_wins`] would find too: the smallest batches' plan from their totals, one
+    /// [`one_by_one_wins`](crate::one_by_one_wins) would find too: the smallest batches' plan from their totals, one
     /// compare (with no lane kernel the threshold is `usize::MAX`: every batch).
     #[inline]
     pub fn few_blocks(&self, shape: &Shape) -> bool {
@@ -162,4 +162,22 @@ pub(crate) fn blocks_below_setup(setup: f32, (per_block, per_segment): (f32, f32
         "the threshold still claims a block"
     );
     blocks as usize
+}
+
+/// Of `kernels`, the one of least time per block with every lane busy (the first of equals):
+/// what long batches run on. `lanes_and_cost` gives each kernel's lane count (1: the
+/// single-message kernel) and cost. The one rule for "the cheapest kernel": the default
+/// many-message variant, what `engine::active_many` names, and PBKDF2's chains without
+/// measuring all ask it.
+pub fn cheapest_per_block<T>(
+    kernels: impl IntoIterator<Item = T>,
+    lanes_and_cost: impl Fn(&T) -> (usize, Cost),
+) -> Option<T> {
+    let per_block = |kernel: &T| {
+        let (lanes, cost) = lanes_and_cost(kernel);
+        cost.per_block(lanes)
+    };
+    kernels
+        .into_iter()
+        .min_by(|a, b| per_block(a).total_cmp(&per_block(b)))
 }

@@ -6,9 +6,36 @@
 //!   thresholds that settle the smallest batches from their totals;
 //! * [`shape`]: a batch's lengths as the planner needs them, read in one pass, and the order
 //!   in which the executor starts the messages;
-//! * [`plan`]: a plan, its stages and its predicted time;
+//! * [`plan`](mod@plan): a plan, its stages and its predicted time;
 //! * [`search`]: the predictions and the search for the plan of least predicted time;
 //! * [`memo`]: the plans of recent equal-length batches, remembered by their shape.
+//!
+//! # The model
+//! Every lane kernel declares a cost estimate ([`multisha_contract::Cost`]): nanoseconds per
+//! use in a batch, per call, per step (a step advances every lane by one block) and per
+//! message it takes, so sixteen lanes with five filled cost less than with sixteen; a message
+//! costs more, up to about twice as much, in a slot of its own (lanes partly filled, or lengths
+//! that differ) than in a full group of equal lengths; a padding block that equal messages a
+//! whole number of blocks long share (64-byte Merkle nodes) costs less than a step; the
+//! single-message kernel has parts per call, per block and per message. The engine measures
+//! these parts on the running CPU once per process (`multisha`'s `batch/calibrate.rs`: the
+//! fastest of up to 25 interleaved rounds, each step raised by a ninth of the nine-block runs'
+//! typical excess over their fastest, since a neighbour on the same core slows lanes bound by
+//! a unit's throughput more than a kernel bound by its latency).
+//!
+//! Costs measured once per process cannot follow a busy neighbour from one moment to the
+//! next: on a shared Intel Xeon, two interleaved SHA-NI streams took 0.7 to 1.05 times one by
+//! one's time from one 2 ms interval to the next; on a shared AMD Zen 4 VM, four interleaved
+//! SHA-1 SHA-NI streams ran a step in 45-50 ns in quiet phases and 75-105 ns in busy ones that
+//! lasted seconds (two streams slowed by 5-10%), so a process that measured in a busy phase
+//! plans its SHA-1 batches on two streams. Where two plans are that close, either can be the
+//! slower a moment later; [`LANES_MARGIN`] keeps lanes from winning on a predicted gain
+//! smaller than the model's error.
+//!
+//! # The search
+//! See [`search`] for the candidates and the predictions, and [`PLANNING_SHARE`] for the
+//! planning budget: the search runs only where it costs at most 2% of the batch's predicted
+//! time.
 //!
 //! An engine internal with no stability promise: use `multisha` itself.
 #![no_std]
@@ -22,7 +49,7 @@ pub mod plan;
 pub mod search;
 pub mod shape;
 
-pub use costs::{Costs, MAX_KERNELS};
+pub use costs::{Costs, MAX_KERNELS, cheapest_per_block};
 pub use memo::{PlanMemo, Remembered};
 pub use plan::{MAX_STAGES, Plan, Runner, Stage};
 #[cfg(feature = "std")]

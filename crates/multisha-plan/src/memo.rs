@@ -122,7 +122,7 @@ fn pack(plan: &Plan) -> Option<u64> {
     let mut len = 0;
     for (i, stage) in plan.stages().enumerate() {
         let runner = match stage.runner {
-            Runner::Single => SINGLE,
+            Runner::OneByOne => SINGLE,
             Runner::Lanes(k) => k as u64,
         };
         packed |= runner << (2 + RUNNER_BITS * i as u32);
@@ -147,7 +147,7 @@ fn unpack(packed: u64, count: usize) -> Plan {
     let mut left = count;
     for (i, stage) in stages.iter_mut().enumerate().take(len) {
         stage.runner = match (packed >> (2 + RUNNER_BITS * i as u32)) & ((1 << RUNNER_BITS) - 1) {
-            SINGLE => Runner::Single,
+            SINGLE => Runner::OneByOne,
             k => Runner::Lanes(k as usize),
         };
         stage.count = if i + 1 == len {
@@ -181,7 +181,7 @@ mod tests {
             )
             .then(
                 Stage {
-                    runner: Runner::Single,
+                    runner: Runner::OneByOne,
                     count: 1,
                 },
                 1.0,
@@ -202,7 +202,7 @@ mod tests {
         let back = memo.get(&shape, true).expect("remembered").plan(29);
         assert!(!memo.get(&shape, true).expect("remembered").one_by_one());
         assert!(same_stages(&back, &plan), "{back} is not {plan}");
-        let single = Plan::all_on(Runner::Single, 7, 1.0);
+        let single = Plan::all_on(Runner::OneByOne, 7, 1.0);
         let seven = equal(7, 64);
         memo.put(&seven, false, &single);
         let kept = memo.get(&seven, false).expect("kept");
@@ -220,7 +220,7 @@ mod tests {
         assert!(memo.get(&equal(30, 300), true).is_none());
         assert!(memo.get(&equal(29, 400), true).is_none());
         // Same blocks, other segments: 40 B is one block of one segment, 64 B two blocks.
-        memo.put(&equal(5, 40), true, &Plan::all_on(Runner::Single, 5, 1.0));
+        memo.put(&equal(5, 40), true, &Plan::all_on(Runner::OneByOne, 5, 1.0));
         assert!(memo.get(&equal(5, 64), true).is_none());
         // Same blocks and segments, a padding block shared or not: 64 B and 60 B.
         memo.put(&equal(40, 64), true, &three_stages(40));
@@ -232,7 +232,7 @@ mod tests {
     fn ragged_and_oversized_batches_are_not_remembered() {
         let memo = PlanMemo::new();
         let ragged = Shape::new(5, |i| 100 * i, 64, 8);
-        memo.put(&ragged, true, &Plan::all_on(Runner::Single, 5, 1.0));
+        memo.put(&ragged, true, &Plan::all_on(Runner::OneByOne, 5, 1.0));
         assert!(memo.get(&ragged, true).is_none());
         let many = equal(1 << COUNT_BITS, 64);
         memo.put(
@@ -253,7 +253,7 @@ mod tests {
                 for head in 1..count.min(40) {
                     let plan = Plan::all_on(Runner::Lanes(k), head, 1.0).then(
                         Stage {
-                            runner: Runner::Single,
+                            runner: Runner::OneByOne,
                             count: count - head,
                         },
                         1.0,

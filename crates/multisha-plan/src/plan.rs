@@ -6,8 +6,8 @@ use core::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Runner {
     /// The single-message kernel, one message after the other.
-    Single,
-    /// Lane kernel `k` of the [`Costs`].
+    OneByOne,
+    /// Lane kernel `k` of the [`Costs`](crate::Costs).
     Lanes(usize),
 }
 
@@ -35,13 +35,13 @@ pub struct Plan {
 impl Plan {
     /// A stage of no message: what fills the unused places of a plan.
     pub const EMPTY_STAGE: Stage = Stage {
-        runner: Runner::Single,
+        runner: Runner::OneByOne,
         count: 0,
     };
 
     /// Whether every stage runs one by one (no lane kernel).
     pub fn is_one_by_one(&self) -> bool {
-        self.stages().all(|stage| stage.runner == Runner::Single)
+        self.stages().all(|stage| stage.runner == Runner::OneByOne)
     }
 
     /// One stage: all `count` messages on `runner`.
@@ -88,7 +88,7 @@ impl fmt::Display for Plan {
                 f.write_str(", then ")?;
             }
             match stage.runner {
-                Runner::Single => write!(f, "{} one by one", stage.count)?,
+                Runner::OneByOne => write!(f, "{} one by one", stage.count)?,
                 Runner::Lanes(k) => write!(f, "{} on lane kernel {k}", stage.count)?,
             }
         }

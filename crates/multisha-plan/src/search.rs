@@ -247,15 +247,15 @@ pub fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) -> usize 
 }
 
 /// One by one, when no lane kernel can win back its set-up: what it can save per block and
-/// per segment ([`savings`], with as many lanes filled as there are messages, at most all)
+/// per segment (`savings`, with as many lanes filled as there are messages, at most all)
 /// over the batch's blocks and segments is no more than the set-up. Needs only the batch's
 /// totals, so most small batches are planned before their last messages are read; `None`
 /// when the lanes may win ([`plan`] decides).
 pub fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let single = costs
-        .single()
+        .single_cost()
         .time(shape.segments, shape.blocks, shape.count, 0);
-    let one_by_one = Plan::all_on(Runner::Single, shape.count, single);
+    let one_by_one = Plan::all_on(Runner::OneByOne, shape.count, single);
     if shape.count <= 1 {
         return Some(one_by_one);
     }
@@ -268,7 +268,7 @@ pub fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let kernels = costs.lane_kernels().iter().zip(costs.full_savings());
     let hopeless = kernels.into_iter().all(|(&(width, cost), &full)| {
         let (per_block, per_segment) = if shape.count < width {
-            savings(costs.single(), cost, shape.count)
+            savings(costs.single_cost(), cost, shape.count)
         } else {
             full
         };
@@ -344,7 +344,7 @@ fn search_ns(shape: &Shape) -> f32 {
 
 /// The plan of least predicted time among one by one and all on one lane kernel, from the
 /// batch's totals alone (count, blocks, segments, the longest and the shortest message): a
-/// few nanoseconds a lane kernel. Ragged messages are bounded as [`lanes_time`] bounds them
+/// few nanoseconds a lane kernel. Ragged messages are bounded as `lanes_time` bounds them
 /// where it does not see every message (an even share plus the shortest message's blocks, at
 /// least the longest's), which can only overshoot: where it errs, it errs towards one by one.
 #[inline]
@@ -358,9 +358,9 @@ pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
         ..
     } = *shape;
     let one_by_one = Plan::all_on(
-        Runner::Single,
+        Runner::OneByOne,
         count,
-        costs.single().time(segments, blocks, count, 0),
+        costs.single_cost().time(segments, blocks, count, 0),
     );
     let mut best = one_by_one;
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
@@ -394,7 +394,11 @@ pub fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
 /// [`plan`] without its shortcut: every candidate predicted and compared.
 fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     let all = Part::all(shape, tail);
-    let one_by_one = Plan::all_on(Runner::Single, all.count, single_time(costs.single(), &all));
+    let one_by_one = Plan::all_on(
+        Runner::OneByOne,
+        all.count,
+        single_time(costs.single_cost(), &all),
+    );
     let mut best = one_by_one;
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = lanes_time(width, cost, &all, tail);
@@ -473,7 +477,7 @@ impl<'a> TailPlans<'a> {
             costs,
             shape,
             tail,
-            found: [(0, Plan::all_on(Runner::Single, 0, 0.0)); 8],
+            found: [(0, Plan::all_on(Runner::OneByOne, 0, 0.0)); 8],
             len: 0,
         }
     }
@@ -489,7 +493,11 @@ impl<'a> TailPlans<'a> {
         let (shape, tail) = (self.shape, self.tail);
         let part = Part::of_tail(shape, tail, end - rest, end);
         let costs = self.costs;
-        let mut best = Plan::all_on(Runner::Single, rest, single_time(costs.single(), &part));
+        let mut best = Plan::all_on(
+            Runner::OneByOne,
+            rest,
+            single_time(costs.single_cost(), &part),
+        );
         for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
             if cost.setup >= bound.min(best.predicted) {
                 continue;
@@ -502,11 +510,13 @@ impl<'a> TailPlans<'a> {
             if last > 0 && last < rest {
                 let head = Part::of_tail(shape, tail, end - rest, end - last);
                 let on_lanes = lanes_time(width, cost, &head, tail);
-                let alone =
-                    single_time(costs.single(), &Part::of_tail(shape, tail, end - last, end));
+                let alone = single_time(
+                    costs.single_cost(),
+                    &Part::of_tail(shape, tail, end - last, end),
+                );
                 if on_lanes + alone < best.predicted {
                     let stage = Stage {
-                        runner: Runner::Single,
+                        runner: Runner::OneByOne,
                         count: last,
                     };
                     best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(stage, alone);
@@ -527,7 +537,7 @@ impl<'a> TailPlans<'a> {
 /// The planner picks among these; the tests run them all.
 #[cfg(feature = "std")]
 pub fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
-    let runners = || (0..kernels).map(Runner::Lanes).chain([Runner::Single]);
+    let runners = || (0..kernels).map(Runner::Lanes).chain([Runner::OneByOne]);
     let mut plans = std::vec::Vec::new();
     for first in runners() {
         plans.push(Plan::all_on(first, count, 0.0));
@@ -556,7 +566,7 @@ pub fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
                     );
                     plans.push(two.then(
                         Stage {
-                            runner: Runner::Single,
+                            runner: Runner::OneByOne,
                             count: 1,
                         },
                         0.0,
@@ -666,7 +676,7 @@ mod tests {
         plan.stages()
             .map(|s| {
                 let name = match s.runner {
-                    Runner::Single => "one by one".into(),
+                    Runner::OneByOne => "one by one".into(),
                     Runner::Lanes(k) => names[k].into(),
                 };
                 (name, s.count)
@@ -722,7 +732,7 @@ mod tests {
             let many = plan_of(&costs, &[1024; 256]);
             let first = many.stages().next().expect("a stage");
             assert_eq!(
-                first.runner == Runner::Single,
+                first.runner == Runner::OneByOne,
                 costs.len == 0,
                 "{table}: lanes for 256 x 1 KiB when there are any"
             );
@@ -805,7 +815,7 @@ mod tests {
                     let runners: Vec<Runner> = plan.stages().map(|s| s.runner).collect();
                     matches!(
                         runners[..],
-                        [Runner::Lanes(_), Runner::Lanes(_), Runner::Single]
+                        [Runner::Lanes(_), Runner::Lanes(_), Runner::OneByOne]
                     )
                 })
             })
@@ -817,7 +827,7 @@ mod tests {
     fn alone(costs: &Costs, (shape, tail): &(Shape, Tail), runner: Runner) -> f32 {
         let all = Part::all(shape, tail);
         match runner {
-            Runner::Single => single_time(costs.single(), &all),
+            Runner::OneByOne => single_time(costs.single_cost(), &all),
             Runner::Lanes(k) => lanes_time(costs.lanes[k].0, costs.lanes[k].1, &all, tail),
         }
     }
@@ -837,9 +847,9 @@ mod tests {
                 let shape = shape(&lens);
                 let chosen = plan(&costs, &shape.0, &shape.1);
                 assert_eq!(chosen.stages().map(|s| s.count).sum::<usize>(), count);
-                let runners = (0..costs.len).map(Runner::Lanes).chain([Runner::Single]);
+                let runners = (0..costs.len).map(Runner::Lanes).chain([Runner::OneByOne]);
                 // One by one may be kept against a kernel predicted faster by the margin.
-                let slack = if chosen.stages().all(|s| s.runner == Runner::Single) {
+                let slack = if chosen.stages().all(|s| s.runner == Runner::OneByOne) {
                     1.0 / LANES_MARGIN
                 } else {
                     1.0
@@ -856,7 +866,7 @@ mod tests {
                 if surely || one_by_one_wins(&costs, &shape.0).is_some() {
                     let searched = search(&costs, &shape.0, &shape.1);
                     assert!(
-                        searched.stages().all(|s| s.runner == Runner::Single),
+                        searched.stages().all(|s| s.runner == Runner::OneByOne),
                         "{table}: {count} messages of {} blocks: the bound says one by one, \
                          the search {searched}",
                         shape.0.blocks
@@ -977,7 +987,7 @@ mod tests {
             // 272 / 296 = 0.92 and 288 / 296 = 0.973 win; 292 / 296 = 0.986 is within the
             // margin; 324 loses.
             assert_eq!(
-                plan.stages().any(|s| s.runner != Runner::Single),
+                plan.stages().any(|s| s.runner != Runner::OneByOne),
                 on_lanes,
                 "lane step {step} ns: {plan}"
             );

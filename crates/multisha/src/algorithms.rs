@@ -1,4 +1,4 @@
-//! The algorithms the engine carries, each in one entry of the [`algorithms!`] invocation at
+//! The algorithms the engine carries, each in one entry of the `algorithms!` invocation at
 //! the end of this file: its descriptor, its variants in priority order, and its hash
 //! functions (hasher, one-shot function, OID). Everything else in the crate is generic over
 //! the descriptor; adding an algorithm or a variant is an edit here.

@@ -8,7 +8,7 @@
 //! count, a kernel pointer) stalls on store forwarding, which cost 7% at 16 bytes.
 
 use crate::dispatch::Registered;
-use crate::dispatch::{current, single};
+use crate::dispatch::{current, single_choice};
 use crate::hash_function::HashFunction;
 use crate::registry::select::lookup_for;
 use crate::registry::{Error, Interface, Variant};
@@ -116,7 +116,7 @@ impl<H: HashFunction> HashCore<H> {
         match self.pin() {
             // The selection, not the installed kernel's address: before the first hash that is
             // the probe, whose address differs from crate to crate (issue 21).
-            0 => single::<Algo<H>>().variant,
+            0 => single_choice::<Algo<H>>().variant,
             pin => &H::algorithm().variants()[usize::from(pin) - 1],
         }
     }

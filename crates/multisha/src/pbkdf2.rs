@@ -1,5 +1,5 @@
 //! The PBKDF2-HMAC functions of every hash function of the engine (`pbkdf2_hmac_sha256`, ...),
-//! each with a constant-time verification: the public face of [`kdf`](crate::kdf).
+//! each with a constant-time verification: the public face of [`kdf`].
 
 use crate::kdf::{self, Pbkdf2Error};
 use core::num::NonZeroU32;

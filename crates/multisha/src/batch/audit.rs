@@ -14,7 +14,7 @@ pub(crate) fn costs<A: Registered>() -> BatchCosts {
     kernels[0] = Some(KernelCost {
         variant: dispatch::single_variant::<A>(),
         lanes: 1,
-        cost: costs.single(),
+        cost: costs.single_cost(),
     });
     for (k, &(lanes, cost)) in costs.lane_kernels().iter().enumerate() {
         kernels[k + 1] = Some(KernelCost {
@@ -54,7 +54,7 @@ impl<A: Registered> Destination<A> for Describe<'_> {
     fn pinned(self, variant: &'static Variant) -> BatchPlan {
         let runner = match variant.declaration::<A>().map(|d| d.kernel) {
             Some(Kernel::Lanes(_)) => Runner::Lanes(0),
-            _ => Runner::Single,
+            _ => Runner::OneByOne,
         };
         let plan = Plan::all_on(runner, self.lengths.len(), 0.0);
         described::<A>(&plan, &Ladder::only(variant), false, true)
@@ -62,7 +62,7 @@ impl<A: Registered> Destination<A> for Describe<'_> {
 
     fn one_by_one(self, costs: Option<(&Costs, bool)>) -> BatchPlan {
         let (single, measured) = match costs {
-            Some((costs, measured)) => (costs.single(), measured),
+            Some((costs, measured)) => (costs.single_cost(), measured),
             // A first batch too small to work the estimates out for: the kernel's own.
             None => (dispatch::single_variant::<A>().estimated_cost(), false),
         };
@@ -73,7 +73,7 @@ impl<A: Registered> Destination<A> for Describe<'_> {
             A::LENGTH_BYTES,
         );
         let predicted = single.time(shape.segments, shape.blocks, shape.count, 0);
-        let plan = Plan::all_on(Runner::Single, shape.count, predicted);
+        let plan = Plan::all_on(Runner::OneByOne, shape.count, predicted);
         described::<A>(&plan, &Ladder::EMPTY, measured, false)
     }
 
@@ -94,7 +94,7 @@ fn described<A: Registered>(
     let mut first = 0;
     for (slot, stage) in stages.iter_mut().zip(plan.stages()) {
         let (variant, lanes) = match stage.runner {
-            Runner::Single => (single, 1),
+            Runner::OneByOne => (single, 1),
             Runner::Lanes(k) => (ladder.variant(k), ladder.kernel(k).lanes),
         };
         *slot = Some(PlanStage {

@@ -37,7 +37,7 @@
 //! time (tens of nanoseconds a reading on a virtual machine) is subtracted from every run.
 //!
 //! One thread measures; others calling meanwhile plan with the estimates and never wait
-//! ([`dispatch::Published`]). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring
+//! (the slot's once-published cells). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring
 //! off (reproducible plans), and so does a build without the `std` feature (no clock).
 
 use crate::dispatch;
@@ -47,12 +47,6 @@ use crate::dispatch::Registered;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use multisha_plan::Costs;
 use multisha_plan::shape::Shape;
-
-/// The environment variable that turns measuring off (`0`, `off`, `false`, `no`) or leaves it
-/// on (`1`, `on`, `true`, `yes`; unset). Any other value is refused: measuring stays on, and
-/// [`setting`] says why.
-#[cfg(feature = "std")]
-pub(crate) const ENV_VAR: &str = "MULTISHA_CALIBRATE";
 
 /// Measuring waits until the batch work planned on the estimates, predicted one by one, is
 /// this many times the measurement's budget (or one batch is that large): measuring then costs
@@ -119,7 +113,7 @@ fn estimates_for<'a, A: Registered>(
     if let Some(estimates) = dispatch::estimates::<A>().get_ref() {
         return Some((estimates, false));
     }
-    let mut single = dispatch::single_estimate::<A>();
+    let mut single = dispatch::single_declared_cost::<A>();
     if single.step == 0.0 {
         // Not installed: another thread held the slot while this one chose for itself.
         single = dispatch::single_variant::<A>().estimated_cost();
@@ -188,7 +182,7 @@ pub(crate) fn pending<A: Registered>() -> bool {
     dispatch::costs::<A>().get_ref().is_none()
 }
 
-/// What measuring takes at most, in nanoseconds ([`measure`]'s `BUDGET`).
+/// What measuring takes at most, in nanoseconds ([`measure()`]'s `BUDGET`).
 const BUDGET_NS: usize = 2_000_000;
 
 /// Measures `A`'s costs now and publishes them, unless they are published already (then
@@ -209,49 +203,13 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
     None
 }
 
-/// Whether measuring is on: unless `MULTISHA_CALIBRATE` turns it off ([`setting`]); always
+/// Whether measuring is on: unless `MULTISHA_CALIBRATE` turns it off ([`calibrate_setting`](crate::registry::env::calibrate_setting)); always
 /// off without the `std` feature (no clock). Read once.
 pub(crate) fn enabled() -> bool {
     #[cfg(feature = "std")]
-    return setting().unwrap_or(true);
+    return crate::registry::env::calibrate_setting().unwrap_or(true);
     #[cfg(not(feature = "std"))]
     false
-}
-
-/// `MULTISHA_CALIBRATE` as read once: whether measuring is on, or the value refused (then it
-/// stays on).
-#[cfg(feature = "std")]
-pub(crate) fn setting() -> Result<bool, &'static str> {
-    static SETTING: std::sync::OnceLock<Result<bool, std::string::String>> =
-        std::sync::OnceLock::new();
-    let read = SETTING.get_or_init(|| match std::env::var_os(ENV_VAR) {
-        None => Ok(true),
-        Some(value) => parse_setting(&value.to_string_lossy()).ok_or_else(|| {
-            std::format!(
-                "{ENV_VAR}={:?} is not one of 0, off, false, no (measuring off) or 1, on, \
-                 true, yes (on): ignored, measuring stays on",
-                value.to_string_lossy()
-            )
-        }),
-    });
-    read.as_ref().map(|&on| on).map_err(|e| e.as_str())
-}
-
-/// `value` as a setting of measuring: `Some(false)` for off, `Some(true)` for on (empty: on).
-#[cfg(feature = "std")]
-fn parse_setting(value: &str) -> Option<bool> {
-    let value = value.trim();
-    if value.is_empty() {
-        return Some(true);
-    }
-    let is = |words: &[&str]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
-    if is(&["0", "off", "false", "no"]) {
-        Some(false)
-    } else if is(&["1", "on", "true", "yes"]) {
-        Some(true)
-    } else {
-        None
-    }
 }
 
 #[cfg(feature = "std")]
@@ -345,7 +303,12 @@ mod measure {
         let mut costs = estimated;
         let block_len = <<H::Compression as Compression>::Block as BlockBytes>::LEN;
         let length_bytes = <H::Compression as Compression>::LENGTH_BYTES;
-        costs.set_single(timings[0].fit(estimated.single(), None, block_len, length_bytes));
+        costs.set_single_cost(timings[0].fit(
+            estimated.single_cost(),
+            None,
+            block_len,
+            length_bytes,
+        ));
         for k in 0..ladder.len() {
             let (lanes, estimate) = estimated.lane_kernels()[k];
             let fitted = timings[k + 1].fit(estimate, Some(lanes), block_len, length_bytes);

@@ -101,7 +101,7 @@ pub(crate) unsafe fn execute<H, M, D>(
                 LANE_STAGES.with(|n| n.set(n.get() + 1));
                 batch.run_level(ladder.kernel(k))
             }
-            Runner::Single => {
+            Runner::OneByOne => {
                 let mut buffers = OneShot::<H::Compression>::new();
                 while let Some(index) = batch.next_job() {
                     // SAFETY: the single-message kernel comes from the dispatcher, which checks

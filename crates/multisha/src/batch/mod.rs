@@ -1,13 +1,16 @@
 //! The batch functions (`sha256_many`, `sha256_pairs`, ...): many messages per call, on the
 //! CPU's multi-lane kernels where that pays.
 //!
-//! Three parts, each in its own file:
-//! * the cost model ([`kernels`], [`calibrate`]): every lane kernel the CPU runs and the
-//!   single-message kernel, each with a cost per use, call, step and message, declared as an
-//!   estimate and measured on the running CPU once the batch work pays for it;
-//! * the planner ([`planner`], over the batch's [`shape`]): a pure function of the costs and
-//!   the message lengths that picks the plan of least predicted time;
-//! * the executor ([`executor`]): runs the plan's stages on the lanes or one by one.
+//! This file decides what a batch comes to ([`route`]: pinned, one by one, or a plan) for the
+//! batch functions and for `engine::batch_plan` alike; the rest, each in its own file:
+//! * [`calibrate`]: the kernels' costs (declared as estimates by each variant, kept in the
+//!   dispatcher's slot with the lane kernels the CPU runs) measured on the running CPU once the
+//!   batch work pays for it;
+//! * the planner, the `multisha-plan` crate: a pure function of the costs and the message
+//!   lengths that picks the plan of least predicted time;
+//! * [`executor`]: runs the plan's stages on the lanes or one by one;
+//! * [`audit`]: the costs and the plans as the engine's report values;
+//! * `io`: where the messages come from and the digests go, whatever the container.
 //!
 //! A variant asked for by name (`engine::force`, `MULTISHA_SHA256_MANY`, `PinnedMany`) skips
 //! the planner: it runs every message of every batch itself.
@@ -181,7 +184,7 @@ where
     {
         if T::ACTS && !measured && calibrate::pending::<A>() {
             let work = costs
-                .single()
+                .single_cost()
                 .time(shape.segments, shape.blocks, shape.count, 0);
             // Measured now if due: the next batches plan on the measured costs.
             let _ = calibrate::account::<A>(work);
@@ -229,7 +232,7 @@ where
         // that is due now, the batch is planned again on the measured costs (not from the
         // memo, whose plan was made on the estimates).
         let work = costs
-            .single()
+            .single_cost()
             .time(shape.segments, shape.blocks, shape.count, 0);
         if let Some(&(ref costs, measured)) = calibrate::account::<A>(work) {
             let plan = plan_with(costs, measured, None);

@@ -79,7 +79,7 @@ pub(crate) fn estimated_costs<A: Registered>() -> Costs {
 /// process each cost up to microseconds the first time (the first `sha256_many` of 5 short
 /// messages: median 1.3-3.3 us against 0.7-1.1 us, AMD Zen 4 VM).
 #[inline]
-pub(crate) fn single_estimate<A: Registered>() -> Cost {
+pub(crate) fn single_declared_cost<A: Registered>() -> Cost {
     A::slot().estimate.get()
 }
 

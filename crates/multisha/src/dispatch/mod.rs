@@ -6,16 +6,15 @@
 //! reverse.
 
 mod caches;
-#[cfg(feature = "std")]
-mod env;
 mod ladder;
 mod published;
 mod slot;
 
 pub(crate) use caches::{
-    batch_work, chains, costs, estimated_costs, estimates, ladder, plan_memo, single_estimate,
+    batch_work, chains, costs, estimated_costs, estimates, ladder, plan_memo, single_declared_cost,
 };
 pub(crate) use ladder::Ladder;
 pub(crate) use slot::{
-    Registered, Slot, current, current_single, installed, pinned_many, single, single_variant,
+    Registered, Slot, current, installed, pinned_many, single_choice, single_entries,
+    single_variant,
 };

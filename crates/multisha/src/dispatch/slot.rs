@@ -78,23 +78,23 @@ pub struct Slot<A: Compression> {
     many: Point,
     /// Held by every writer of a choice (and of the kernel that caches it).
     lock: AtomicBool,
-    /// The lane kernels the CPU runs, typed, found at the first batch call ([`ladder`]).
+    /// The lane kernels the CPU runs, typed, found at the first batch call ([`ladder()`](super::ladder())).
     pub(super) ladder: Published<Ladder<A>>,
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
-    /// whether they were measured ([`costs`]).
+    /// whether they were measured ([`costs`](super::costs)).
     pub(super) costs: Published<(Costs, bool)>,
     /// The declared estimates, which plan every batch until the costs are measured
-    /// ([`estimates`]).
+    /// ([`estimates`](super::estimates)).
     pub(super) estimates: Published<Costs>,
     /// Nanoseconds of batch work planned on the estimates so far, as predicted one by one
-    /// ([`batch_work`]): measuring waits until it makes the measurement cheap beside it.
+    /// ([`batch_work`](super::batch_work)): measuring waits until it makes the measurement cheap beside it.
     pub(super) work: AtomicUsize,
     /// The installed single-message kernel's declared cost, stored with it
-    /// ([`single_estimate`]).
+    /// ([`single_declared_cost`](super::single_declared_cost)).
     pub(super) estimate: CostCell,
-    /// The plans of recent equal-length batches ([`plan_memo`]).
+    /// The plans of recent equal-length batches ([`plan_memo`](super::plan_memo)).
     pub(super) plans: PlanMemo,
-    /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`]): 0 one after the other, `k + 1` lane
+    /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`](crate::kdf::chains::pbkdf2_chain_entry)): 0 one after the other, `k + 1` lane
     /// kernel `k`.
     pub(super) chains: Published<u8>,
     algorithm: PhantomData<fn() -> A>,
@@ -308,7 +308,7 @@ impl<A: Registered> Slot<A> {
     /// which variant it runs long batches on is worked out when asked, [`NOT_WORKED_OUT`]).
     fn choose(&self, interface: Interface) -> (Option<&'static Variant>, Reason) {
         #[cfg(feature = "std")]
-        let requested = super::env::variant_override(A::ALGORITHM.env_var_for(interface));
+        let requested = crate::registry::env::variant_override(A::ALGORITHM.env_var_for(interface));
         #[cfg(feature = "std")]
         let requested = requested.as_deref();
         #[cfg(not(feature = "std"))]
@@ -424,7 +424,7 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
 
 /// The entries of the single-message variant of `A` in use (probing first if nothing is
 /// installed yet): what PBKDF2 runs, its loop and its compression from one variant.
-pub(crate) fn current_single<A: Registered>() -> SingleKernel<A> {
+pub(crate) fn single_entries<A: Registered>() -> SingleKernel<A> {
     kernel_of::<A>(single_variant::<A>())
 }
 
@@ -434,7 +434,7 @@ pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
 }
 
 /// The single-message choice of `A`, probing first if nothing is chosen yet.
-pub(crate) fn single<A: Registered>() -> Selection {
+pub(crate) fn single_choice<A: Registered>() -> Selection {
     A::slot().selection(Interface::Single)
 }
 

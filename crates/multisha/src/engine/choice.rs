@@ -15,13 +15,7 @@ impl<A: Registered> Dispatch for Slot<A> {
         if selection.reason == Reason::Planned {
             // What the planner runs long batches on, by the costs it uses now.
             let costs = crate::batch::audit::costs::<A>();
-            let bulk = costs
-                .kernels()
-                .min_by(|a, b| {
-                    a.cost
-                        .per_block(a.lanes)
-                        .total_cmp(&b.cost.per_block(b.lanes))
-                })
+            let bulk = multisha_plan::cheapest_per_block(costs.kernels(), |k| (k.lanes, k.cost))
                 .expect("the single-message kernel at least");
             let variant = if bulk.lanes == 1 {
                 A::ALGORITHM

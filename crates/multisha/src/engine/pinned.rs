@@ -28,7 +28,7 @@ impl<H: HashFunction> Pinned<H> {
     ///
     /// # Errors
     /// An unknown name, a many-message variant (see
-    /// [`PinnedMany`](crate::engine::PinnedMany)) or a variant this CPU cannot run.
+    /// [`PinnedMany`]) or a variant this CPU cannot run.
     pub fn new(name: &str) -> Result<Self, Error> {
         let algorithm = H::algorithm();
         Self::from_variant(lookup_for(
@@ -210,7 +210,7 @@ impl<H: HashFunction> PinnedMany<H> {
         out: &mut [u8],
     ) -> Result<(), crate::Pbkdf2Error> {
         let chains = crate::kdf::chains::chain_entry::<H::Compression>(self.variant);
-        let kernel = crate::dispatch::current_single::<H::Compression>();
+        let kernel = crate::dispatch::single_entries::<H::Compression>();
         // SAFETY: the pinned variant passed `lookup_for` on this CPU (the CPU runs it), and
         // the dispatcher only ever chooses a single-message variant the CPU runs.
         unsafe { crate::kdf::derive_with::<H>(kernel, chains, password, salt, iterations, out) }

@@ -24,7 +24,7 @@ pub fn calibrate(algorithm: Algorithm) -> BatchCosts {
 /// nothing) to leave it on, in any case. Always `None` without the `std` feature.
 pub fn calibrate_var_error() -> Option<&'static str> {
     #[cfg(feature = "std")]
-    return crate::batch::calibrate::setting().err();
+    return crate::registry::env::calibrate_setting().err();
     #[cfg(not(feature = "std"))]
     None
 }

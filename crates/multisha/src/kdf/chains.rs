@@ -104,12 +104,12 @@ const TIE: f32 = 1.05;
 /// else one after the other: where a second chain has a unit's idle time to fill, side by
 /// side is the faster, and on the CPUs measured it was never the slower.
 pub(crate) fn estimated<A: Compression>(costs: &Costs, ladder: &Ladder<A>) -> u8 {
-    costs
+    let with_entry = costs
         .lane_kernels()
         .iter()
         .enumerate()
-        .filter(|&(k, _)| ladder.kernel(k).iterate.is_some())
-        .min_by(|a, b| a.1.1.per_block(a.1.0).total_cmp(&b.1.1.per_block(b.1.0)))
+        .filter(|&(k, _)| ladder.kernel(k).iterate.is_some());
+    multisha_plan::cheapest_per_block(with_entry, |&(_, &lanes_and_cost)| lanes_and_cost)
         .map_or(0, |(k, _)| k as u8 + 1)
 }
 
@@ -161,7 +161,7 @@ fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
     };
     #[cfg(feature = "std")]
     if crate::batch::calibrate::enabled() && estimated != 0 {
-        let measured = measure(dispatch::current_single::<A>(), ladder);
+        let measured = measure(dispatch::single_entries::<A>(), ladder);
         claim.publish(measured);
         return measured;
     }

@@ -2,7 +2,7 @@
 //! password, then per output block the first `U` from the salt with the compression entry and
 //! the remaining iterations in the kernel's loop ([`IterateFn`](multisha_contract::IterateFn)),
 //! or for several output blocks at once in a lane kernel's
-//! ([`LanesIterateFn`](multisha_contract::LanesIterateFn)).
+//! ([`LanesIterateFn`]).
 
 use super::Pbkdf2Error;
 use crate::hash_function::HashFunction;
@@ -62,7 +62,7 @@ pub(crate) unsafe fn derive<H: HashFunction>(
 /// time depends on the lengths only, never on where the keys differ).
 ///
 /// # Safety
-/// As [`derive`].
+/// As [`derive()`].
 pub(crate) unsafe fn verify<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
     chains: Option<Chains<Algo<H>>>,
@@ -100,7 +100,7 @@ pub(crate) unsafe fn verify<H: HashFunction>(
 /// to `emit` with its offset, and wipes every key, state and block it made.
 ///
 /// # Safety
-/// As [`derive`].
+/// As [`derive()`].
 unsafe fn for_each_block<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
     chains: Option<Chains<Algo<H>>>,
@@ -272,7 +272,7 @@ mod tests {
         digest_len: usize,
         count: u32,
     ) {
-        let kernel = crate::dispatch::current_single::<A>();
+        let kernel = crate::dispatch::single_entries::<A>();
         for (u, t) in u.iter_mut().zip(t) {
             CHAINS_RUN.with(|run| run.set(run.get() + 1));
             // SAFETY: the dispatcher only ever chooses variants the CPU runs.
@@ -284,7 +284,7 @@ mod tests {
     /// and how many chains ran on the lanes.
     fn derive_counting(len: usize, iterations: u32) -> (std::vec::Vec<u8>, usize) {
         type A = Algo<crate::Sha1>;
-        let kernel = crate::dispatch::current_single::<A>();
+        let kernel = crate::dispatch::single_entries::<A>();
         let chains: Chains<A> = (2, counting_lanes::<A>);
         let mut out = std::vec![0u8; len];
         CHAINS_RUN.with(|run| run.set(0));

@@ -29,7 +29,7 @@ pub(crate) fn dispatched_derive<H: HashFunction>(
     iterations: NonZeroU32,
     out: &mut [u8],
 ) -> Result<(), Pbkdf2Error> {
-    let kernel = crate::dispatch::current_single::<H::Compression>();
+    let kernel = crate::dispatch::single_entries::<H::Compression>();
     let chains = chains_for::<H>(out.len());
     // SAFETY: the dispatcher only ever chooses variants the CPU runs.
     unsafe { derive_with::<H>(kernel, chains, password, salt, iterations, out) }
@@ -42,7 +42,7 @@ pub(crate) fn dispatched_verify<H: HashFunction>(
     iterations: NonZeroU32,
     expected: &[u8],
 ) -> Result<(), Pbkdf2Error> {
-    let kernel = crate::dispatch::current_single::<H::Compression>();
+    let kernel = crate::dispatch::single_entries::<H::Compression>();
     let chains = chains_for::<H>(expected.len());
     // SAFETY: the dispatcher only ever chooses variants the CPU runs.
     unsafe { verify_with::<H>(kernel, chains, password, salt, iterations, expected) }

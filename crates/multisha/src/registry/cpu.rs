@@ -89,8 +89,8 @@ struct Probe {
 fn probe() -> &'static Probe {
     static PROBE: std::sync::OnceLock<Probe> = std::sync::OnceLock::new();
     PROBE.get_or_init(|| {
-        let mask = std::env::var_os(CPU_MASK_VAR)
-            .map(|value| CpuMask::parse(&value.to_string_lossy()))
+        let mask = super::env::cpu_mask_text()
+            .map(|text| CpuMask::parse(&text))
             .filter(|mask| !mask.text().is_empty());
         let detected = CpuFeatures::detect();
         let features = mask.as_ref().map_or(detected, |m| m.apply(detected));

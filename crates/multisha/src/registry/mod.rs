@@ -5,6 +5,8 @@
 
 mod algorithm;
 mod cpu;
+#[cfg(feature = "std")]
+pub(crate) mod env;
 mod error;
 mod name_buf;
 mod reports;

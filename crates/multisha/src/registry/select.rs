@@ -193,11 +193,13 @@ pub(crate) fn fastest_many(algorithm: Algorithm, features: CpuFeatures) -> &'sta
     let single = by_priority(algorithm, Interface::Single, features)
         .next()
         .expect("the portable variants run everywhere");
-    let per_block = |v: &Variant| match v.lanes() {
-        1 => single.estimated_cost().step,
-        lanes => v.estimated_cost().per_block(lanes),
+    let lanes_and_cost = |v: &&Variant| match v.lanes() {
+        1 => (1, single.estimated_cost()),
+        lanes => (lanes, v.estimated_cost()),
     };
-    by_priority(algorithm, Interface::Many, features)
-        .min_by(|a, b| per_block(a).total_cmp(&per_block(b)))
-        .expect("serial runs everywhere")
+    multisha_plan::cheapest_per_block(
+        by_priority(algorithm, Interface::Many, features),
+        lanes_and_cost,
+    )
+    .expect("serial runs everywhere")
 }
