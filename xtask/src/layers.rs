@@ -70,13 +70,32 @@ pub(crate) fn run(args: &[String]) -> CommandResult {
     }
     let files = module_files(&src)?;
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut read = BTreeMap::new();
     for (module, path) in &files {
         let text =
             fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
         let code = without_tests(&strip_comments_and_strings(&text));
+        read.insert(module.clone(), references(&code));
+    }
+    let bindings: BTreeMap<String, BTreeMap<String, Vec<String>>> = read
+        .iter()
+        .map(|(module, paths)| {
+            let names = paths
+                .uses
+                .iter()
+                .filter_map(|p| Some((p.last()?.clone(), p.clone())))
+                .collect();
+            (module.clone(), names)
+        })
+        .collect();
+    let modules = Modules {
+        files: &files,
+        bindings: &bindings,
+    };
+    for (module, paths) in &read {
         let mut imports = BTreeSet::new();
-        for reference in references(&code) {
-            if let Some(target) = resolve(module, &reference, &files)
+        for reference in &paths.internal {
+            if let Some(target) = modules.resolve(module, reference, 0)
                 && &target != module
             {
                 imports.insert(target);
@@ -320,22 +339,70 @@ fn without_tests(code: &str) -> String {
     lines[..end].join("\n")
 }
 
-/// Every module path `code` names: each `use` item's paths (groups expanded) and each path
-/// written inline that starts with `crate`, `super` or `self`.
-fn references(code: &str) -> Vec<Vec<String>> {
-    let mut found = Vec::new();
+/// The paths a file's code names.
+struct Paths {
+    /// Each `use` item's paths and each path written inline that start with `crate`, `super`,
+    /// `self` or a child module the file declares (`mod calibrate;` then `calibrate::costs`,
+    /// read as `self::calibrate::costs`).
+    internal: Vec<Vec<String>>,
+    /// Every `use` item's paths (groups expanded, external crates' too): the names the file
+    /// binds, each the last segment, which its child modules may reach through `super::`.
+    uses: Vec<Vec<String>>,
+}
+
+/// The paths `code` names ([`Paths`]).
+fn references(code: &str) -> Paths {
     let tokens = tokens(code);
+    let children: Vec<&String> = (0..tokens.len().saturating_sub(2))
+        .filter(|&i| tokens[i] == "mod" && tokens[i + 2] == ";")
+        .map(|i| &tokens[i + 1])
+        .collect();
+    let starts_path =
+        |t: &String| matches!(t.as_str(), "crate" | "super" | "self") || children.contains(&t);
+    let (mut found, mut uses) = (Vec::new(), Vec::new());
+    // Inline modules (`mod measure { .. }`) open at these brace depths: a `super` inside one
+    // names the module around it, in this same file.
+    let (mut depth, mut inline) = (0usize, Vec::new());
     let mut i = 0;
     while i < tokens.len() {
+        match tokens[i].as_str() {
+            "{" => depth += 1,
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if inline.last() == Some(&depth) {
+                    inline.pop();
+                }
+            }
+            "mod" if tokens.get(i + 2).is_some_and(|t| t == "{") => inline.push(depth),
+            _ => {}
+        }
+        // The `super`s that stay within this file, dropped from a path that starts with them.
+        let within = |path: &mut Vec<String>| {
+            let supers = path.iter().take_while(|p| *p == "super").count();
+            let dropped = supers.min(inline.len());
+            path.drain(..dropped);
+            if dropped > 0 && dropped == supers {
+                path.insert(0, "self".to_string());
+            }
+        };
         if tokens[i] == "use" && (i == 0 || tokens[i - 1] != "::") {
             let end = (i..tokens.len())
                 .find(|&j| tokens[j] == ";")
                 .unwrap_or(tokens.len());
-            expand_use(&tokens[i + 1..end], &[], &mut found);
+            let mut paths = Vec::new();
+            expand_use(&tokens[i + 1..end], &[], &mut paths);
+            paths.iter_mut().for_each(within);
+            found.extend(
+                paths
+                    .iter()
+                    .filter(|p| p.first().is_some_and(starts_path))
+                    .cloned(),
+            );
+            uses.extend(paths);
             i = end;
             continue;
         }
-        if matches!(tokens[i].as_str(), "crate" | "super" | "self")
+        if starts_path(&tokens[i])
             && tokens.get(i + 1).is_some_and(|t| t == "::")
             && (i == 0 || tokens[i - 1] != "::")
         {
@@ -347,13 +414,23 @@ fn references(code: &str) -> Vec<Vec<String>> {
                 path.push(tokens[j + 1].clone());
                 j += 2;
             }
+            within(&mut path);
             found.push(path);
             i = j;
             continue;
         }
         i += 1;
     }
-    found
+    // A child module's path is relative to this one.
+    for path in found.iter_mut().chain(&mut uses) {
+        if children.contains(&&path[0]) {
+            path.insert(0, "self".to_string());
+        }
+    }
+    Paths {
+        internal: found,
+        uses,
+    }
 }
 
 /// Appends the paths of one `use` tree (`tokens`, after `prefix`) to `found`.
@@ -393,10 +470,7 @@ fn expand_use(tokens: &[String], prefix: &[String], found: &mut Vec<Vec<String>>
         }
         i += 1;
     }
-    if path
-        .first()
-        .is_some_and(|p| matches!(p.as_str(), "crate" | "super" | "self"))
-    {
+    if !path.is_empty() {
         found.push(path);
     }
 }
@@ -434,47 +508,65 @@ fn is_ident(token: &str) -> bool {
         .is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
-/// The module file `path` (named in module `from`) resolves to: the deepest module of `files`
-/// its segments reach.
-fn resolve(from: &str, path: &[String], files: &BTreeMap<String, PathBuf>) -> Option<String> {
-    let mut base: Vec<String> = if from == "crate" {
-        Vec::new()
-    } else {
-        from.split("::").map(str::to_string).collect()
-    };
-    let rest = match path.first()?.as_str() {
-        "crate" => {
-            base.clear();
-            &path[1..]
-        }
-        "self" => &path[1..],
-        "super" => {
-            // One module up per `super` (from `batch/mod.rs`, module `batch`: the crate).
-            let mut k = 0;
-            while path.get(k).is_some_and(|s| s == "super") {
-                base.pop()?;
-                k += 1;
-            }
-            &path[k..]
-        }
-        _ => return None,
-    };
-    let mut module = base;
-    let mut best = if module.is_empty() {
-        "crate".to_string()
-    } else {
-        module.join("::")
-    };
-    for segment in rest {
-        module.push(segment.clone());
-        let name = module.join("::");
-        if files.contains_key(&name) {
-            best = name;
+/// The module files and the names each binds with `use`.
+struct Modules<'a> {
+    files: &'a BTreeMap<String, PathBuf>,
+    bindings: &'a BTreeMap<String, BTreeMap<String, Vec<String>>>,
+}
+
+impl Modules<'_> {
+    /// The module file `path` (named in module `from`) resolves to: the deepest module its
+    /// segments reach; where the next segment is a name that module binds with `use` (a
+    /// re-export, `pub use variant::Variant`, or an import its children reach through
+    /// `super::`), the file that name comes from (`None` for another crate's). `depth` bounds
+    /// the chain of such names.
+    fn resolve(&self, from: &str, path: &[String], depth: usize) -> Option<String> {
+        let mut base: Vec<String> = if from == "crate" {
+            Vec::new()
         } else {
-            break;
+            from.split("::").map(str::to_string).collect()
+        };
+        let rest = match path.first()?.as_str() {
+            "crate" => {
+                base.clear();
+                &path[1..]
+            }
+            "self" => &path[1..],
+            "super" => {
+                // One module up per `super` (from `batch/mod.rs`, module `batch`: the crate).
+                let mut k = 0;
+                while path.get(k).is_some_and(|s| s == "super") {
+                    base.pop()?;
+                    k += 1;
+                }
+                &path[k..]
+            }
+            _ => return None,
+        };
+        let mut module = base;
+        let mut best = if module.is_empty() {
+            "crate".to_string()
+        } else {
+            module.join("::")
+        };
+        let mut next = None;
+        for segment in rest {
+            module.push(segment.clone());
+            let name = module.join("::");
+            if self.files.contains_key(&name) {
+                best = name;
+            } else {
+                next = Some(segment);
+                break;
+            }
         }
+        if let Some(bound) = next.and_then(|n| self.bindings.get(&best)?.get(n))
+            && depth < 8
+        {
+            return self.resolve(&best, bound, depth + 1);
+        }
+        self.files.contains_key(&best).then_some(best)
     }
-    files.contains_key(&best).then_some(best)
 }
 
 /// The circles of `graph` (strongly connected groups of two files or more), each sorted.
@@ -555,10 +647,16 @@ mod tests {
     #[test]
     fn use_groups_and_inline_paths_are_read_and_comments_and_strings_are_not() {
         let code = strip_comments_and_strings(
-            "use super::{a, b::{c, d as e}};\n// use crate::x;\nlet s = \"crate::y::z\";\n\
-             /* crate::w */ f(crate::batch::executor::run(), 'c');\nuse crate::m::*;",
+            "mod child;\nuse super::{a, b::{c, d as e}};\n// use crate::x;\nlet s = \"crate::y::z\";\n\
+             /* crate::w */ f(crate::batch::executor::run(), 'c');\nuse crate::m::*;\n\
+             use core::fmt;\nchild::go(); use child::Thing;\n\
+             mod inner { use super::*; fn f() { super::super::up(); } }\nsuper::after();",
         );
-        let found: Vec<String> = references(&code).iter().map(|p| p.join("::")).collect();
+        let found: Vec<String> = references(&code)
+            .internal
+            .iter()
+            .map(|p| p.join("::"))
+            .collect();
         assert_eq!(
             found,
             [
@@ -566,33 +664,53 @@ mod tests {
                 "super::b::c",
                 "super::b::d",
                 "crate::batch::executor::run",
-                "crate::m"
+                "crate::m",
+                "self::child::go",
+                "self::child::Thing",
+                "self",
+                "super::up",
+                "super::after"
             ]
         );
     }
 
     #[test]
-    fn paths_resolve_to_the_deepest_module_file() {
+    fn paths_resolve_to_the_deepest_module_file_and_names_to_where_they_come_from() {
         let files = files(&[
             "crate",
             "batch",
             "batch::executor",
             "engine",
             "engine::dispatch",
+            "engine::variant",
         ]);
         let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
-        let at = |from: &str, p: &str| resolve(from, &path(p), &files);
+        // `engine` re-exports `variant::Variant` and `core::fmt::Write`.
+        let mut bindings = BTreeMap::new();
+        bindings.insert(
+            "engine".to_string(),
+            BTreeMap::from([
+                ("Variant".to_string(), path("self::variant::Variant")),
+                ("Write".to_string(), path("core::fmt::Write")),
+            ]),
+        );
+        let modules = Modules {
+            files: &files,
+            bindings: &bindings,
+        };
+        let at = |from: &str, p: &str| modules.resolve(from, &path(p), 0);
         assert_eq!(
             at("engine::dispatch", "super::Variant").as_deref(),
+            Some("engine::variant")
+        );
+        assert_eq!(at("engine::dispatch", "super::Write"), None);
+        assert_eq!(
+            at("engine::dispatch", "super::Algorithm").as_deref(),
             Some("engine")
         );
         assert_eq!(
             at("batch", "crate::batch::executor::run").as_deref(),
             Some("batch::executor")
-        );
-        assert_eq!(
-            at("batch::executor", "super::Costs").as_deref(),
-            Some("batch")
         );
         assert_eq!(at("batch", "crate::Sha256").as_deref(), Some("crate"));
         assert_eq!(

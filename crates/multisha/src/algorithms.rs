@@ -9,8 +9,10 @@
 //! that trait (a vendor whose measured or published ranking differs). `cargo xtask report`
 //! measures the order on any machine.
 
-use crate::dispatch::{Registered, Slot};
+use crate::dispatch::{Keyed, Slot};
+use crate::engine::dispatcher::Dispatch;
 use crate::engine::{Function, FunctionInfo};
+use crate::hash_function::Registered;
 use crate::hash_function::{HashFunction, Sealed};
 use crate::registry::{Algorithm, AlgorithmInfo, Error, Interface, Listing, Variant};
 use multisha_contract::{
@@ -51,6 +53,17 @@ macro_rules! algorithms {
             pub const ALL: &'static [Function] = &[$($(
                 Function(&<$hasher as FunctionStatic>::INFO),
             )*)*];
+        }
+
+        /// The typed dispatcher of `algorithm` (its slot), behind the run-time API's
+        /// interface.
+        pub(crate) fn dispatcher(algorithm: Algorithm) -> &'static dyn Dispatch {
+            $(
+                if algorithm == Algorithm::$alg {
+                    return &$module::SLOT;
+                }
+            )*
+            unreachable!("every Algorithm is one of the registry's")
         }
 
         /// Calls the visitor once per algorithm and once per hash function (tests).
@@ -115,7 +128,6 @@ macro_rules! algorithms {
                             interface: Interface::Many,
                         },
                     ],
-                    dispatch: &SLOT,
                 };
 
                 // The names written here for other architectures' sake are the declared ones.
@@ -136,8 +148,11 @@ macro_rules! algorithms {
             }
 
             impl Registered for $compression {
-                type BlockSize = digest::consts::$block_size;
                 type Main = algorithms!(@first $($hasher),*);
+            }
+
+            impl Keyed for $compression {
+                type BlockSize = digest::consts::$block_size;
                 const ALGORITHM: Algorithm = Algorithm(&$module::INFO);
                 fn slot() -> &'static Slot<Self> {
                     &$module::SLOT

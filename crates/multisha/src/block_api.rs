@@ -7,7 +7,7 @@
 //! hasher, and a 16-byte copy that straddles two fields stored separately just before (state,
 //! count, a kernel pointer) stalls on store forwarding, which cost 7% at 16 bytes.
 
-use crate::dispatch::Registered;
+use crate::dispatch::Keyed;
 use crate::dispatch::{current, single_choice};
 use crate::hash_function::HashFunction;
 use crate::registry::select::lookup_for;
@@ -164,7 +164,7 @@ impl<H: HashFunction> Clone for HashCore<H> {
 impl<H: HashFunction> HashMarker for HashCore<H> {}
 
 impl<H: HashFunction> BlockSizeUser for HashCore<H> {
-    type BlockSize = <Algo<H> as Registered>::BlockSize;
+    type BlockSize = <Algo<H> as Keyed>::BlockSize;
 }
 
 impl<H: HashFunction> BufferKindUser for HashCore<H> {

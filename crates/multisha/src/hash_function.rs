@@ -3,10 +3,22 @@
 //! side, [`Registered`], sits beside the slot it keys). Implemented by the registry
 //! (`algorithms.rs`) only.
 
-use crate::dispatch::Registered;
+use crate::dispatch::Keyed;
 use crate::registry::{Algorithm, Error};
 use digest::array::ArraySize;
 use multisha_contract::{OutputSpec, State};
+
+/// A compression function the registry carries ([`Keyed`]: its handle, slot and block size),
+/// with a hash function of its own: what is measured per compression function (the batch
+/// planner's costs) runs as that function. Implemented by the registry (`algorithms.rs`) only.
+///
+/// `pub` but unnameable outside the crate (this module is private).
+#[allow(unreachable_pub)]
+pub trait Registered: Keyed {
+    /// A hash function of this compression function (its first output).
+    #[doc(hidden)]
+    type Main: HashFunction<Compression = Self>;
+}
 
 mod sealed {
     pub trait Sealed {}
@@ -55,7 +67,7 @@ pub trait HashFunction: Sealed + Sized + 'static {
 
     /// The compression function it runs.
     fn algorithm() -> Algorithm {
-        <Self::Compression as Registered>::ALGORITHM
+        <Self::Compression as Keyed>::ALGORITHM
     }
 
     /// The lower-case id (`"sha256"`).

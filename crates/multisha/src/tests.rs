@@ -3,8 +3,8 @@
 //! hashers through the streaming suite, the dispatched batch functions against RustCrypto.
 //! Generic over the registry: an algorithm added there is tested here without an edit.
 
-use crate::dispatch::Registered;
 use crate::hash_function::HashFunction;
+use crate::hash_function::Registered;
 use multisha_contract::Kernel;
 use multisha_contract::harness::{self, Reference};
 use std::format;

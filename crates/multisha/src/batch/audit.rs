@@ -1,7 +1,8 @@
 //! The planner's costs and plans as the engine's audit types ([`BatchCosts`], [`BatchPlan`]).
 
 use super::{Destination, calibrate};
-use crate::dispatch::{self, Ladder, Registered};
+use crate::dispatch::{self, Ladder};
+use crate::hash_function::Registered;
 use crate::registry::{BatchCosts, BatchPlan, KernelCost, PlanStage, Variant};
 use multisha_contract::{BlockBytes, Kernel};
 use multisha_plan::{Costs, Plan, Runner, Shape};

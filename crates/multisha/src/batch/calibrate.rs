@@ -9,7 +9,7 @@
 //! batch is planned again with the measured costs. [`measure_now`] measures on request
 //! (`engine::calibrate`). Before that, the estimates themselves are worked out only once the
 //! batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]):
-//! until then batches go one by one ([`costs_for`]).
+//! until then batches go one by one ([`estimates_for`]).
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
@@ -43,7 +43,7 @@
 use crate::dispatch;
 #[cfg(feature = "std")]
 use crate::dispatch::Ladder;
-use crate::dispatch::Registered;
+use crate::hash_function::Registered;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use multisha_plan::Costs;
 use multisha_plan::shape::Shape;
@@ -84,28 +84,16 @@ pub(crate) const ESTIMATES_FOR_BATCH_NS: f32 = 20_000.0;
 /// the batch: a hundredth of it pays for them.
 pub(crate) const ESTIMATES_FOR_WORK_NS: usize = 200_000;
 
-/// The costs the planner of `A` uses for a batch of `shape`, as [`costs_in`] says, or `None`
-/// where the batch goes one by one because the estimates are not worked out yet and the
-/// batch and the work so far are too small to pay for them ([`ESTIMATES_FOR_BATCH_NS`]).
-/// With `count` (a batch that runs, not one described), the batch's work is counted.
-/// Inlined into the batch functions: on its own page it was one more minor fault (3-4 us on
-/// a VM) in some processes' first batch.
+/// The costs a batch of `shape` plans with before measured ones are published: the declared
+/// estimates, or `None` where the batch goes one by one because the estimates are not worked
+/// out yet and the batch and the work so far are too small to pay for them
+/// ([`ESTIMATES_FOR_BATCH_NS`]). With `count` (a batch that runs, not one described), the
+/// batch's work is counted. Inlined into the batch functions, and reading only the slot: in a
+/// fresh process every code page a first batch reaches costs up to microseconds the first time
+/// (a separate function here was one more minor fault, 3-4 us on a VM, in some processes'
+/// first batch).
 #[inline(always)]
-pub(crate) fn costs_for<'a, A: Registered>(
-    shape: &Shape,
-    first: &'a mut Option<(Costs, bool)>,
-    count: bool,
-) -> Option<(&'a Costs, bool)> {
-    match dispatch::costs::<A>().get_ref() {
-        Some((costs, measured)) => Some((costs, *measured)),
-        None => estimates_for::<A>(shape, first, count),
-    }
-}
-
-/// [`costs_for`] before the costs are published. Inlined, and reading only the slot: in a
-/// fresh process every code page a first batch reaches costs up to microseconds the first time.
-#[inline(always)]
-fn estimates_for<'a, A: Registered>(
+pub(crate) fn estimates_for<'a, A: Registered>(
     shape: &Shape,
     first: &'a mut Option<(Costs, bool)>,
     count: bool,

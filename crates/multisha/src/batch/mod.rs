@@ -24,9 +24,9 @@ pub(crate) use io::{Digests, Flat, Messages};
 use multisha_plan::Costs;
 use multisha_plan::Remembered;
 
-use crate::dispatch::Registered;
 use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
+use crate::hash_function::Registered;
 use crate::registry::Variant;
 use multisha_contract::{BlockBytes, Compression, Kernel, KernelFn};
 use multisha_plan::{Plan, Runner};
@@ -161,8 +161,14 @@ where
             None => Shape::new(count, lens, block_len, length_bytes),
         },
     };
+    // The costs: measured (the steady state, read from the slot), else the estimates, once a
+    // process's batch work pays for working them out ([`calibrate::estimates_for`]).
     let mut first = None;
-    let Some((costs, measured)) = calibrate::costs_for::<A>(&shape, &mut first, T::ACTS) else {
+    let costs = match dispatch::costs::<A>().get_ref() {
+        Some((costs, measured)) => Some((costs, *measured)),
+        None => calibrate::estimates_for::<A>(&shape, &mut first, T::ACTS),
+    };
+    let Some((costs, measured)) = costs else {
         return to.one_by_one(None);
     };
     if costs.few_blocks(&shape) {

@@ -1,7 +1,8 @@
 //! The lane kernels a batch can run: those of the registry a CPU runs, typed, each with its
-//! declared cost estimate (kept in the slot once per process: [`caches`](super::caches)).
+//! declared cost estimate (kept in the slot once per process).
 
-use crate::registry::{Algorithm, Interface, Variant};
+use super::published::Published;
+use crate::registry::{Algorithm, Interface, Variant, cpu_features};
 use multisha_contract::{Compression, Cost, CpuFeatures, Kernel, LaneKernel};
 use multisha_plan::{Costs, MAX_KERNELS};
 
@@ -83,5 +84,45 @@ impl<A: Compression> Ladder<A> {
             costs.push(kernel.lanes, *cost);
         }
         costs
+    }
+}
+
+/// The lane kernels of `algorithm` (whose compression function is `A`) the CPU runs, kept in
+/// `cell` unless another thread is keeping them (then read for this call alone).
+pub(crate) fn keep<A: Compression>(
+    cell: &'static Published<Ladder<A>>,
+    algorithm: Algorithm,
+) -> LadderRef<A> {
+    let ladder = Ladder::of(algorithm, cpu_features());
+    match cell.claim() {
+        Some(claim) => {
+            claim.publish(ladder);
+            cell.get_ref()
+                .map_or(LadderRef::Own(ladder), LadderRef::Kept)
+        }
+        None => LadderRef::Own(ladder),
+    }
+}
+
+/// A [`Ladder`]: the one kept in the slot, or one read from the registry by a thread that
+/// found another keeping it ([`keep`]).
+#[expect(
+    clippy::large_enum_variant,
+    reason = "an owned ladder is on one call's stack, and only while another thread keeps one; \
+              the usual case writes a pointer"
+)]
+pub(crate) enum LadderRef<A: Compression> {
+    Kept(&'static Ladder<A>),
+    Own(Ladder<A>),
+}
+
+impl<A: Compression> core::ops::Deref for LadderRef<A> {
+    type Target = Ladder<A>;
+
+    fn deref(&self) -> &Ladder<A> {
+        match self {
+            LadderRef::Kept(ladder) => ladder,
+            LadderRef::Own(ladder) => ladder,
+        }
     }
 }

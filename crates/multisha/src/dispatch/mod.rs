@@ -5,16 +5,12 @@
 //! nothing above it: the batch executor, the calibration and PBKDF2 reach it, never the
 //! reverse.
 
-mod caches;
 mod ladder;
 mod published;
 mod slot;
 
-pub(crate) use caches::{
-    batch_work, chains, costs, estimated_costs, estimates, ladder, plan_memo, single_declared_cost,
-};
 pub(crate) use ladder::Ladder;
 pub(crate) use slot::{
-    Registered, Slot, current, installed, pinned_many, single_choice, single_entries,
-    single_variant,
+    Keyed, Slot, batch_work, chains, costs, current, estimated_costs, estimates, installed, ladder,
+    pinned_many, plan_memo, single_choice, single_declared_cost, single_entries, single_variant,
 };

@@ -11,9 +11,8 @@
 //! kernels' list, the batch costs, the plan memo, the PBKDF2 chains' choice), each typed by
 //! the layer below that defines it, so the slot never reaches up for them.
 
-use super::ladder::Ladder;
+use super::ladder::{Ladder, LadderRef};
 use super::published::Published;
-use crate::hash_function::HashFunction;
 use crate::registry::select::{choose_for, fastest_many};
 use crate::registry::{Algorithm, Interface, Reason, Selection, Variant, cpu_features, cpu_mask};
 use core::marker::PhantomData;
@@ -23,22 +22,19 @@ use digest::block_buffer::BlockSizes;
 use multisha_contract::{Compression, Cost, Kernel, KernelFn, SingleKernel, State};
 use multisha_plan::{Costs, PlanMemo};
 
-/// A compression function the registry carries: its run-time handle, its dispatcher slot and
-/// its block size as `digest` spells it. The slot's key: implemented by the registry
-/// (`algorithms.rs`) only.
+/// The slot's key: a compression function the registry carries, with its run-time handle,
+/// its slot and its block size as `digest` spells it. Implemented by the registry
+/// (`algorithms.rs`) only, with [`Registered`](crate::hash_function::Registered), which adds
+/// the hash function it is measured with.
 ///
 /// `pub` but unnameable outside the crate (this module is private): the hashers' block size
 /// comes from it, so it appears in their public trait impls.
 #[allow(unreachable_pub)]
-pub trait Registered: Compression {
+pub trait Keyed: Compression {
     /// The block size (`U64`, `U128`), whose array type is the descriptor's block.
     type BlockSize: ArraySize<ArrayType<u8> = Self::Block> + BlockSizes;
     /// The run-time handle.
     const ALGORITHM: Algorithm;
-    /// A hash function of this compression function (its first output), for what is measured
-    /// per compression function: the batch planner's costs.
-    #[doc(hidden)]
-    type Main: HashFunction<Compression = Self>;
     /// The dispatcher state.
     #[doc(hidden)]
     fn slot() -> &'static Slot<Self>;
@@ -67,7 +63,7 @@ impl Point {
 
 /// The dispatcher state of algorithm `A`.
 ///
-/// `pub` but unnameable outside the crate: the sealed `Registered` trait names it.
+/// `pub` but unnameable outside the crate: the sealed `Keyed` trait names it.
 #[allow(unreachable_pub)]
 pub struct Slot<A: Compression> {
     /// The single-message kernel calls go through: the probe until the first call.
@@ -78,32 +74,32 @@ pub struct Slot<A: Compression> {
     many: Point,
     /// Held by every writer of a choice (and of the kernel that caches it).
     lock: AtomicBool,
-    /// The lane kernels the CPU runs, typed, found at the first batch call ([`ladder()`](super::ladder())).
-    pub(super) ladder: Published<Ladder<A>>,
+    /// The lane kernels the CPU runs, typed, found at the first batch call ([`ladder()`]).
+    ladder: Published<Ladder<A>>,
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
-    /// whether they were measured ([`costs`](super::costs)).
-    pub(super) costs: Published<(Costs, bool)>,
+    /// whether they were measured ([`costs`]).
+    costs: Published<(Costs, bool)>,
     /// The declared estimates, which plan every batch until the costs are measured
-    /// ([`estimates`](super::estimates)).
-    pub(super) estimates: Published<Costs>,
+    /// ([`estimates`]).
+    estimates: Published<Costs>,
     /// Nanoseconds of batch work planned on the estimates so far, as predicted one by one
-    /// ([`batch_work`](super::batch_work)): measuring waits until it makes the measurement cheap beside it.
-    pub(super) work: AtomicUsize,
+    /// ([`batch_work`]): measuring waits until it makes the measurement cheap beside it.
+    work: AtomicUsize,
     /// The installed single-message kernel's declared cost, stored with it
-    /// ([`single_declared_cost`](super::single_declared_cost)).
-    pub(super) estimate: CostCell,
-    /// The plans of recent equal-length batches ([`plan_memo`](super::plan_memo)).
-    pub(super) plans: PlanMemo,
+    /// ([`single_declared_cost`]).
+    estimate: CostCell,
+    /// The plans of recent equal-length batches ([`plan_memo`]).
+    plans: PlanMemo,
     /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`](crate::kdf::chains::pbkdf2_chain_entry)): 0 one after the other, `k + 1` lane
     /// kernel `k`.
-    pub(super) chains: Published<u8>,
+    chains: Published<u8>,
     algorithm: PhantomData<fn() -> A>,
 }
 
 /// A single-message kernel's declared cost, the parts a batch one by one uses (`setup`,
 /// `call`, `step`, `message`) as `f32` bits. Written under the slot's lock; a reader racing a
 /// new choice may see parts of both, which only weighs a batch towards measuring.
-pub(super) struct CostCell([AtomicU32; 4]);
+struct CostCell([AtomicU32; 4]);
 
 impl CostCell {
     const fn new() -> Self {
@@ -121,7 +117,7 @@ impl CostCell {
     }
 
     #[inline]
-    pub(super) fn get(&self) -> Cost {
+    fn get(&self) -> Cost {
         let part = |i: usize| f32::from_bits(self.0[i].load(Ordering::Relaxed));
         Cost::new(part(0), part(1), part(2)).per_message(part(3))
     }
@@ -148,7 +144,7 @@ impl<A: Compression> core::fmt::Debug for Slot<A> {
     }
 }
 
-impl<A: Registered> Slot<A> {
+impl<A: Keyed> Slot<A> {
     /// A slot whose first call probes.
     pub(crate) const fn new() -> Self {
         Self {
@@ -359,7 +355,7 @@ impl Drop for Guard<'_> {
 }
 
 /// The kernel entries of a single-message variant of `A`.
-fn kernel_of<A: Registered>(variant: &'static Variant) -> SingleKernel<A> {
+fn kernel_of<A: Keyed>(variant: &'static Variant) -> SingleKernel<A> {
     let declaration = variant
         .declaration::<A>()
         .expect("a variant of this algorithm's registry");
@@ -375,7 +371,7 @@ fn kernel_of<A: Registered>(variant: &'static Variant) -> SingleKernel<A> {
 ///
 /// # Safety
 /// Same contract as every kernel of `A`; it only forwards to a kernel the CPU supports.
-unsafe fn probe<A: Registered>(
+unsafe fn probe<A: Keyed>(
     state: &mut State<A>,
     blocks: &[A::Block],
     w: &mut <A as Compression>::Workspace,
@@ -399,7 +395,7 @@ fn pack(variant: &Variant, reason: Reason) -> u32 {
 /// The slot's kernel as it is, one relaxed load: the probe until the first call through it
 /// has installed the choice. The one-shot functions call through it directly.
 #[inline(always)]
-pub(crate) fn installed<A: Registered>() -> KernelFn<A> {
+pub(crate) fn installed<A: Keyed>() -> KernelFn<A> {
     let ptr = A::slot().kernel.load(Ordering::Relaxed);
     // SAFETY: the slot only ever holds `KernelFn<A>` pointers (the probe or a kernel of a
     // variant of `A`), stored as `*mut ()`.
@@ -413,7 +409,7 @@ pub(crate) fn installed<A: Registered>() -> KernelFn<A> {
 /// `probe` is generic, so an optimised crate that inlines this gets its own copy of it, at
 /// another address than the one the slot starts with (issue 21).
 #[inline(always)]
-pub(crate) fn current<A: Registered>() -> KernelFn<A> {
+pub(crate) fn current<A: Keyed>() -> KernelFn<A> {
     let slot = A::slot();
     if slot.single.selection.load(Ordering::Acquire) == 0 {
         return slot.resolve_kernel();
@@ -424,24 +420,86 @@ pub(crate) fn current<A: Registered>() -> KernelFn<A> {
 
 /// The entries of the single-message variant of `A` in use (probing first if nothing is
 /// installed yet): what PBKDF2 runs, its loop and its compression from one variant.
-pub(crate) fn single_entries<A: Registered>() -> SingleKernel<A> {
+pub(crate) fn single_entries<A: Keyed>() -> SingleKernel<A> {
     kernel_of::<A>(single_variant::<A>())
 }
 
 /// The single-message variant of `A` in use (probing first if nothing is installed yet).
-pub(crate) fn single_variant<A: Registered>() -> &'static Variant {
+pub(crate) fn single_variant<A: Keyed>() -> &'static Variant {
     A::slot().selection(Interface::Single).variant
 }
 
+/// The lane kernels of `A` the CPU runs, found once per process and kept in the slot.
+#[inline]
+pub(crate) fn ladder<A: Keyed>() -> LadderRef<A> {
+    match A::slot().ladder.get_ref() {
+        Some(ladder) => LadderRef::Kept(ladder),
+        None => first_ladder::<A>(),
+    }
+}
+
+/// [`ladder`] at the first batch call: the registry read once and kept. A thread that finds
+/// another keeping it reads the registry for itself rather than wait (the other may have
+/// been preempted).
+#[cold]
+#[inline(never)]
+fn first_ladder<A: Keyed>() -> LadderRef<A> {
+    super::ladder::keep(&A::slot().ladder, A::ALGORITHM)
+}
+
+/// The batch planner's costs of `A` as declared: the lane kernels' estimates and the
+/// single-message variant's in use.
+pub(crate) fn estimated_costs<A: Keyed>() -> Costs {
+    ladder::<A>().estimated(single_variant::<A>().estimated_cost())
+}
+
+/// The declared cost of `A`'s installed single-message kernel (zero before one is installed),
+/// read without the registry: a process's first batches weigh their work with it
+/// ([`calibrate::estimates_for`](crate::batch::calibrate::estimates_for)), and reading it through the
+/// selection and the variant's declaration touched three more code pages, which in a fresh
+/// process each cost up to microseconds the first time (the first `sha256_many` of 5 short
+/// messages: median 1.3-3.3 us against 0.7-1.1 us, AMD Zen 4 VM).
+#[inline]
+pub(crate) fn single_declared_cost<A: Keyed>() -> Cost {
+    A::slot().estimate.get()
+}
+
+/// Where the batch planner's costs of `A` are published once measured.
+pub(crate) fn costs<A: Keyed>() -> &'static Published<(Costs, bool)> {
+    &A::slot().costs
+}
+
+/// Where the declared estimates of `A`'s batch costs are kept once worked out.
+pub(crate) fn estimates<A: Keyed>() -> &'static Published<Costs> {
+    &A::slot().estimates
+}
+
+/// The predicted nanoseconds of batch work `A` has planned on the estimates so far.
+pub(crate) fn batch_work<A: Keyed>() -> &'static AtomicUsize {
+    &A::slot().work
+}
+
+/// The plans of `A`'s recent equal-length batches.
+#[inline]
+pub(crate) fn plan_memo<A: Keyed>() -> &'static PlanMemo {
+    &A::slot().plans
+}
+
+/// Where the choice of what runs `A`'s PBKDF2 chains is published once made
+/// ([`kdf::chains`](crate::kdf::chains)): 0 one after the other, `k + 1` lane kernel `k`.
+pub(crate) fn chains<A: Keyed>() -> &'static Published<u8> {
+    &A::slot().chains
+}
+
 /// The single-message choice of `A`, probing first if nothing is chosen yet.
-pub(crate) fn single_choice<A: Registered>() -> Selection {
+pub(crate) fn single_choice<A: Keyed>() -> Selection {
     A::slot().selection(Interface::Single)
 }
 
 /// The many-message variant named for `A` (by `force` or the environment), if one was: what
 /// the batch functions ask on every call, one atomic load once the choice is made.
 #[inline]
-pub(crate) fn pinned_many<A: Registered>() -> Option<&'static Variant> {
+pub(crate) fn pinned_many<A: Keyed>() -> Option<&'static Variant> {
     let slot = A::slot();
     let packed = slot.many.selection.load(Ordering::Acquire);
     if packed == 0 {
@@ -561,10 +619,10 @@ mod tests {
         let lanes = Ladder::<A>::of(Algorithm::Sha256, cpu_features()).len();
         let _claim = HELD.claim().expect("a fresh cell");
         assert!(
-            matches!(super::super::caches::keep_ladder(&HELD), super::super::caches::LadderRef::Own(l) if l.len() == lanes)
+            matches!(super::super::ladder::keep(&HELD, Algorithm::Sha256), LadderRef::Own(l) if l.len() == lanes)
         );
         assert!(
-            matches!(super::super::caches::keep_ladder(&FREE), super::super::caches::LadderRef::Kept(l) if l.len() == lanes)
+            matches!(super::super::ladder::keep(&FREE, Algorithm::Sha256), LadderRef::Kept(l) if l.len() == lanes)
         );
         assert!(FREE.get_ref().is_some(), "kept");
     }

@@ -1,56 +1,22 @@
 //! What each algorithm runs and why, and forcing a variant: the public face of the
-//! dispatcher, and the registry's [`Dispatch`] interface implemented for each algorithm's slot
-//! (it reaches the batch planner's reports and PBKDF2's chains, above the slot).
+//! dispatcher.
 
-use crate::dispatch::{Registered, Slot};
+use crate::algorithms::dispatcher;
 use crate::registry::{
-    Algorithm, BatchCosts, BatchPlan, Dispatch, Error, Interface, Reason, Selection, Variant,
-    cpu_features, lookup,
+    Algorithm, Error, Interface, Reason, Selection, Variant, cpu_features, lookup,
 };
 use multisha_contract::CpuFeatures;
 
-impl<A: Registered> Dispatch for Slot<A> {
-    fn active(&self, interface: Interface) -> Selection {
-        let selection = self.selection(interface);
-        if selection.reason == Reason::Planned {
-            // What the planner runs long batches on, by the costs it uses now.
-            let costs = crate::batch::audit::costs::<A>();
-            let bulk = multisha_plan::cheapest_per_block(costs.kernels(), |k| (k.lanes, k.cost))
-                .expect("the single-message kernel at least");
-            let variant = if bulk.lanes == 1 {
-                A::ALGORITHM
-                    .variant("serial")
-                    .expect("every algorithm has serial")
-            } else {
-                bulk.variant
-            };
-            return Selection {
-                variant,
-                ..selection
-            };
-        }
-        selection
+impl Algorithm {
+    /// The single-message variant this algorithm runs now and why (probing the CPU first if
+    /// nothing is installed yet).
+    pub fn active(self) -> Selection {
+        dispatcher(self).active(Interface::Single)
     }
 
-    fn batch_costs(&self) -> BatchCosts {
-        crate::batch::audit::costs::<A>()
-    }
-
-    fn calibrate(&self) -> BatchCosts {
-        crate::batch::calibrate::measure_now::<A>();
-        crate::batch::audit::costs::<A>()
-    }
-
-    fn batch_plan(&self, lengths: &[usize]) -> BatchPlan {
-        crate::batch::audit::plan::<A>(lengths)
-    }
-
-    fn pbkdf2_chains(&self) -> Option<&'static Variant> {
-        crate::kdf::chains::chains_variant::<A>()
-    }
-
-    fn install(&self, variant: &'static Variant, reason: Reason) {
-        Slot::install(self, variant, reason);
+    /// The many-message variant this algorithm's batch functions run now and why.
+    pub fn active_many(self) -> Selection {
+        dispatcher(self).active(Interface::Many)
     }
 }
 
@@ -73,7 +39,7 @@ pub fn active_many(algorithm: Algorithm) -> Selection {
 /// derivation has yet; with `MULTISHA_CALIBRATE=0` or without `std`, and for other threads
 /// while one measures, the lane kernel with an entry of least estimated cost).
 pub fn pbkdf2_chains(algorithm: Algorithm) -> Option<&'static Variant> {
-    algorithm.0.dispatch.pbkdf2_chains()
+    dispatcher(algorithm).pbkdf2_chains()
 }
 
 /// Installs the variant called `name` for `algorithm`, for the whole process: a
@@ -102,7 +68,7 @@ fn force_on(
     features: CpuFeatures,
 ) -> Result<&'static Variant, Error> {
     let variant = lookup(algorithm, name, features)?;
-    algorithm.0.dispatch.install(variant, Reason::Forced);
+    dispatcher(algorithm).install(variant, Reason::Forced);
     Ok(variant)
 }
 

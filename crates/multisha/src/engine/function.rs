@@ -39,7 +39,7 @@ impl FunctionInfo {
             id: H::OUTPUT.id,
             name: H::OUTPUT.name,
             len: H::OUTPUT.len,
-            algorithm: <H::Compression as crate::dispatch::Registered>::ALGORITHM,
+            algorithm: <H::Compression as crate::dispatch::Keyed>::ALGORITHM,
             digest: digest_into::<H>,
             many: digest_many_into::<H>,
             #[cfg(feature = "std")]

@@ -22,6 +22,7 @@
 //! reported by [`active`]. Later calls cost one relaxed atomic load and one indirect call.
 
 mod choice;
+pub(crate) mod dispatcher;
 mod function;
 mod pinned;
 mod plan;

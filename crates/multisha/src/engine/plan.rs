@@ -1,13 +1,14 @@
 //! What the batch planner decides, in words an auditor can read: the costs it uses
 //! ([`batch_costs`]) and the plan it makes for given message lengths ([`batch_plan`]).
 
+use crate::algorithms::dispatcher;
 use crate::registry::{Algorithm, BatchCosts, BatchPlan};
 
 /// The costs `algorithm`'s batch planner uses now: the declared estimates until they are
 /// measured (once the process's batch work makes measuring cheap beside it, or on request by
 /// [`calibrate`]), or for good with measuring off. Never measures.
 pub fn batch_costs(algorithm: Algorithm) -> BatchCosts {
-    algorithm.0.dispatch.batch_costs()
+    dispatcher(algorithm).batch_costs()
 }
 
 /// Measures `algorithm`'s batch costs now, if they are not measured yet, and returns the costs
@@ -16,7 +17,7 @@ pub fn batch_costs(algorithm: Algorithm) -> BatchCosts {
 /// where measuring is off (`MULTISHA_CALIBRATE=0`, a build without `std`) or while another
 /// thread is measuring (nobody waits for it).
 pub fn calibrate(algorithm: Algorithm) -> BatchCosts {
-    algorithm.0.dispatch.calibrate()
+    dispatcher(algorithm).calibrate()
 }
 
 /// Why the value of `MULTISHA_CALIBRATE` was refused, if it was (then measuring stays on): it
@@ -32,5 +33,5 @@ pub fn calibrate_var_error() -> Option<&'static str> {
 /// The plan the batch functions of `algorithm` (`sha256_many`, ...) would run for messages of
 /// `lengths` bytes, now.
 pub fn batch_plan(algorithm: Algorithm, lengths: &[usize]) -> BatchPlan {
-    algorithm.0.dispatch.batch_plan(lengths)
+    dispatcher(algorithm).batch_plan(lengths)
 }

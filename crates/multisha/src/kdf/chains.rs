@@ -10,7 +10,8 @@
 //! second lane can fill, while a unit shared with a busy neighbour, or a lane kernel's extra
 //! work, can take that gain away: no rule decides it on every CPU, a measurement does.
 
-use crate::dispatch::{self, Ladder, Registered};
+use crate::dispatch::{self, Ladder};
+use crate::hash_function::Registered;
 use crate::registry::Variant;
 use multisha_contract::{Compression, Kernel, LanesIterateFn};
 use multisha_plan::Costs;

@@ -265,7 +265,7 @@ mod tests {
 
     /// A two-lane PBKDF2 entry that counts its chains and runs each on the dispatched
     /// single-message kernel's loop.
-    unsafe fn counting_lanes<A: crate::dispatch::Registered>(
+    unsafe fn counting_lanes<A: crate::hash_function::Registered>(
         keys: &HmacKeys<A>,
         u: &mut [State<A>],
         t: &mut [State<A>],

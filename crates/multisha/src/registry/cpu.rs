@@ -4,11 +4,9 @@
 //! [`Variant::is_available`](crate::engine::Variant::is_available), and through them the CLI
 //! and the report, so a masked run behaves end to end as a CPU without those features would.
 
+use super::env::CPU_MASK_VAR;
 use core::fmt;
 use multisha_contract::{CpuFeatures, MaskError};
-
-/// The environment variable that masks CPU features at probe time (`-sha,-avx512f`).
-pub const CPU_MASK_VAR: &str = "MULTISHA_CPU";
 
 /// A CPU mask as read from [`CPU_MASK_VAR`]: its text and the features it removes, or why it
 /// was refused.
