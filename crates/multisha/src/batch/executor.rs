@@ -883,6 +883,26 @@ mod tests {
         STEPS.with(|steps| steps.set(steps.get() + 1));
     }
 
+    /// The steps a stage of messages of `lens` bytes (all started by the stage) takes on a lane
+    /// kernel of `lanes` lanes that only counts them.
+    fn steps_on_lanes<H: HashFunction>(lens: &[usize], lanes: usize) -> usize {
+        type C<H> = <H as HashFunction>::Compression;
+        let kernel = LaneKernel::<C<H>> {
+            lanes,
+            compress: count_steps::<C<H>>,
+            constant: count_constant::<C<H>>,
+            iterate: None,
+        };
+        let data = data();
+        let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
+        let mut digests = std::vec![H::ZERO; lens.len()];
+        let mut batch = Batch::<H, _, _>::new(&messages[..], &mut digests[..]);
+        batch.limit = lens.len();
+        STEPS.with(|steps| steps.set(0));
+        batch.run_level(kernel);
+        STEPS.with(|steps| steps.get())
+    }
+
     #[test]
     fn the_planner_counts_the_steps_of_few_ragged_messages_as_the_lanes_run_them() {
         // The planner simulates the lanes of a batch whose messages it all sees (up to 32)
@@ -890,20 +910,12 @@ mod tests {
         // refill order) would mislead it without changing a digest. For 64-byte blocks
         // (SHA-256) and 128-byte ones (SHA-512): the rotation's threshold is in blocks.
         fn cases<H: HashFunction>(seed: u64) {
-            type C<H> = <H as HashFunction>::Compression;
             let (block_len, length_bytes) = (
                 super::super::block_len::<H>(),
                 super::super::length_bytes::<H>(),
             );
-            let data = data();
             let mut rng = multisha_contract::harness::TestRng::new(seed);
             for lanes in [2, 4, 8, 16] {
-                let kernel = LaneKernel::<C<H>> {
-                    lanes,
-                    compress: count_steps::<C<H>>,
-                    constant: count_constant::<C<H>>,
-                    iterate: None,
-                };
                 for round in 0..400 {
                     let count = 2 + rng.below(multisha_plan::shape::Shape::TAIL - 1);
                     let most = [300, 3000, 9000, 19_000][round % 4];
@@ -913,13 +925,7 @@ mod tests {
                         lens[count / 2] = lens[0];
                     }
                     lens[count - 1] = lens[0] + 1;
-                    let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
-                    let mut digests = std::vec![H::ZERO; count];
-                    let mut batch = Batch::<H, _, _>::new(&messages[..], &mut digests[..]);
-                    batch.limit = count;
-                    STEPS.with(|steps| steps.set(0));
-                    batch.run_level(kernel);
-                    let ran = STEPS.with(|steps| steps.get());
+                    let ran = steps_on_lanes::<H>(&lens, lanes);
                     let shape = multisha_plan::shape::Shape::new(
                         count,
                         |i| lens[i],
@@ -950,30 +956,16 @@ mod tests {
         // one rule (`rotates`, in padded blocks): SHA-256 messages of 2,040-2,047 bytes were
         // predicted to rotate and ran without.
         fn cases<H: HashFunction>() {
-            type C<H> = <H as HashFunction>::Compression;
             let (block_len, length_bytes) = (
                 super::super::block_len::<H>(),
                 super::super::length_bytes::<H>(),
             );
-            let data = data();
             let edge = 32 * block_len - length_bytes;
             let steps_only = multisha_contract::Cost::new(0.0, 0.0, 1.0);
             for lanes in [2, 4, 8, 16] {
-                let kernel = LaneKernel::<C<H>> {
-                    lanes,
-                    compress: count_steps::<C<H>>,
-                    constant: count_constant::<C<H>>,
-                    iterate: None,
-                };
                 for len in [edge - 2, edge - 1, edge, edge + 7, edge + 8, edge + 9] {
                     for count in [lanes + 1, lanes + lanes / 2, 2 * lanes - 1] {
-                        let messages: Vec<&[u8]> = (0..count).map(|_| &data[..len]).collect();
-                        let mut digests = std::vec![H::ZERO; count];
-                        let mut batch = Batch::<H, _, _>::new(&messages[..], &mut digests[..]);
-                        batch.limit = count;
-                        STEPS.with(|steps| steps.set(0));
-                        batch.run_level(kernel);
-                        let ran = STEPS.with(|steps| steps.get());
+                        let ran = steps_on_lanes::<H>(&std::vec![len; count], lanes);
                         let predicted = multisha_plan::all_on_lanes_time(
                             lanes,
                             steps_only,
