@@ -200,7 +200,7 @@ macro_rules! algorithms {
                     fn oneshot(data: &[u8]) -> [u8; $len] {
                         crate::oneshot::dispatched::<$hasher>(data)
                     }
-                    fn oneshot_many(messages: &[&[u8]], digests: &mut [[u8; $len]]) {
+                    fn oneshot_many<M: AsRef<[u8]>>(messages: &[M], digests: &mut [[u8; $len]]) {
                         crate::batch::hash_many::<$hasher, _, _>(messages, digests);
                     }
                 }
@@ -241,11 +241,14 @@ macro_rules! algorithms {
                 #[doc = concat!("digest at the same index of `digests`, the same as [`", stringify!($oneshot), "`] of each, with the")]
                 /// dispatched many-message variant: several messages at once on the CPU's
                 /// multi-lane kernels where it has them. Any number of messages, any lengths;
-                /// messages may alias each other.
+                /// messages may alias each other. The messages are any byte containers:
+                /// `&[&[u8]]`, `&Vec<Vec<u8>>`, arrays of arrays, `&[String]`, ... (a literal
+                /// list of byte strings of different lengths needs its type written:
+                /// `let m: [&[u8]; 2] = [b"a", b"bc"];`).
                 ///
                 /// # Panics
                 /// If `messages` and `digests` differ in length (as `copy_from_slice` does).
-                pub fn $many(messages: &[&[u8]], digests: &mut [[u8; $len]]) {
+                pub fn $many<M: AsRef<[u8]>>(messages: &[M], digests: &mut [[u8; $len]]) {
                     crate::batch::hash_many::<$hasher, _, _>(messages, digests);
                 }
             )*

@@ -63,7 +63,7 @@ pub trait HashFunction: Sealed + Sized + 'static {
     ///
     /// # Panics
     /// If `messages` and `digests` differ in length.
-    fn oneshot_many(messages: &[&[u8]], digests: &mut [Self::Digest]);
+    fn oneshot_many<M: AsRef<[u8]>>(messages: &[M], digests: &mut [Self::Digest]);
 
     /// The compression function it runs.
     fn algorithm() -> Algorithm {

@@ -114,18 +114,22 @@ fn expected_lane_variants() -> Vec<&'static str> {
 #[test]
 fn sha512_family_batches_agree_with_rustcrypto() {
     let runs = [
-        check_function::<multisha::Sha384>(multisha::sha384_many, |m| {
-            sha2::Sha384::digest(m).to_vec()
-        }),
-        check_function::<multisha::Sha512>(multisha::sha512_many, |m| {
-            sha2::Sha512::digest(m).to_vec()
-        }),
-        check_function::<multisha::Sha512_224>(multisha::sha512_224_many, |m| {
-            sha2::Sha512_224::digest(m).to_vec()
-        }),
-        check_function::<multisha::Sha512_256>(multisha::sha512_256_many, |m| {
-            sha2::Sha512_256::digest(m).to_vec()
-        }),
+        check_function::<multisha::Sha384>(
+            |m, d| multisha::sha384_many(m, d),
+            |m| sha2::Sha384::digest(m).to_vec(),
+        ),
+        check_function::<multisha::Sha512>(
+            |m, d| multisha::sha512_many(m, d),
+            |m| sha2::Sha512::digest(m).to_vec(),
+        ),
+        check_function::<multisha::Sha512_224>(
+            |m, d| multisha::sha512_224_many(m, d),
+            |m| sha2::Sha512_224::digest(m).to_vec(),
+        ),
+        check_function::<multisha::Sha512_256>(
+            |m, d| multisha::sha512_256_many(m, d),
+            |m| sha2::Sha512_256::digest(m).to_vec(),
+        ),
     ];
     for ran in &runs {
         assert!(ran.contains(&"serial"), "{ran:?}");

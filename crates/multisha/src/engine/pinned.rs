@@ -145,7 +145,7 @@ impl<H: HashFunction> fmt::Debug for Pinned<H> {
 /// use multisha::engine::PinnedMany;
 /// let serial = PinnedMany::<multisha::Sha256>::new("serial")?;
 /// let mut digests = [[0u8; 32]; 2];
-/// serial.hash_many(&[b"abc", b""], &mut digests);
+/// serial.hash_many(&["abc", ""], &mut digests);
 /// assert_eq!(digests[0], multisha::sha256(b"abc"));
 /// # Ok::<(), multisha::engine::Error>(())
 /// ```
@@ -178,7 +178,7 @@ impl<H: HashFunction> PinnedMany<H> {
     ///
     /// # Panics
     /// If `messages` and `digests` differ in length.
-    pub fn hash_many(&self, messages: &[&[u8]], digests: &mut [H::Digest]) {
+    pub fn hash_many<M: AsRef<[u8]>>(&self, messages: &[M], digests: &mut [H::Digest]) {
         crate::batch::run_pinned::<H, _, _>(self.variant, messages, digests);
     }
 
