@@ -327,7 +327,7 @@ fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {
             0
         }
         b"--version" | b"-V" => {
-            out.write(format!("multisha {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
+            out.write(version_text("multisha").as_bytes());
             0
         }
         other => usage_error(
@@ -336,6 +336,15 @@ fn dispatch(argv: &[OsString], prog: &str, out: &mut Out) -> u8 {
             &UsageError::UnknownCommand(String::from_utf8_lossy(other).into_owned()),
         ),
     }
+}
+
+/// `--version`'s text for `program` (`multisha`, or `sha256sum (multisha)` as coreutils
+/// writes `sha256sum (GNU coreutils)`): one format for every command.
+fn version_text(program: &str) -> String {
+    format!(
+        "{program} {}\nSHA-1 and SHA-2 with runtime-dispatched kernels.\n",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 fn run_sum(kind: Kind, prog: &Prog, args: &[OsString], out: &mut Out) -> u8 {
@@ -349,12 +358,7 @@ fn run_sum(kind: Kind, prog: &Prog, args: &[OsString], out: &mut Out) -> u8 {
             0
         }
         Action::Version(kind) => {
-            let text = format!(
-                "{} (multisha) {}\nSHA-1 and SHA-2 with runtime-dispatched kernels.\n",
-                kind.command(),
-                env!("CARGO_PKG_VERSION")
-            );
-            out.write(text.as_bytes());
+            out.write(version_text(&format!("{} (multisha)", kind.command())).as_bytes());
             0
         }
         Action::Sum(mut o) => {

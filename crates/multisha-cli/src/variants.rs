@@ -46,6 +46,11 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
         };
         text.push_str(&format!("CPU features as masked: {masked}\n"));
     }
+    // One set of column widths for every table, from the longest name and requirement list.
+    let every = Algorithm::ALL.iter().flat_map(|a| a.variants());
+    let widths = every.fold((7, 8), |(name, requires), v| {
+        (name.max(v.name().len()), requires.max(requires_of(v).len()))
+    });
     for &alg in Algorithm::ALL {
         let used_by: Vec<String> = Function::ALL
             .iter()
@@ -66,27 +71,24 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
                 "  {what}; override with {}=NAME or --variant NAME\n",
                 alg.env_var_for(interface)
             ));
+            let (name_w, requires_w) = widths;
             text.push_str(&format!(
-                "    {:<12} {:>5} {:<24} {:<9} {:<6} {}\n",
+                "    {:<name_w$} {:>5} {:<requires_w$} {:<9} {:<6} {}\n",
                 "VARIANT", "LANES", "REQUIRES", "AVAILABLE", "ACTIVE", "DESCRIPTION"
             ));
             for v in alg.variants().iter().filter(|v| v.interface() == interface) {
-                let requires: Vec<&str> = v.requires().iter().map(|f| f.name()).collect();
-                let requires = if requires.is_empty() {
-                    "-".to_owned()
-                } else {
-                    requires.join(",")
-                };
                 let active = std::ptr::eq(v, selection.variant);
-                text.push_str(&format!(
-                    "    {:<12} {:>5} {:<24} {:<9} {:<6} {}\n",
+                let row = format!(
+                    "    {:<name_w$} {:>5} {:<requires_w$} {:<9} {:<6} ",
                     v.name(),
                     v.lanes(),
-                    requires,
+                    requires_of(v),
                     if v.is_available() { "yes" } else { "no" },
                     if active { "*" } else { "" },
-                    v.description()
-                ));
+                );
+                let indent = row.len();
+                text.push_str(&row);
+                text.push_str(&wrapped(v.description(), indent));
             }
             text.push_str(&format!(
                 "    active: {} (reason: {})\n",
@@ -113,4 +115,40 @@ pub(crate) fn run(prog: &str, args: &[OsString], out: &mut Out) -> u8 {
     }
     out.write(text.as_bytes());
     0
+}
+
+/// A variant's required features, comma-separated (`-` for none).
+fn requires_of(variant: &multisha::engine::Variant) -> String {
+    let names: Vec<&str> = variant.requires().iter().map(|f| f.name()).collect();
+    if names.is_empty() {
+        "-".to_owned()
+    } else {
+        names.join(",")
+    }
+}
+
+/// Lines of the tables end by this column; a description wraps at word boundaries to stay
+/// within it, its lines after the first indented to its column.
+const LINE_WIDTH: usize = 120;
+
+/// `description` from column `indent` on, wrapped (each line ended by a newline).
+fn wrapped(description: &str, indent: usize) -> String {
+    let room = LINE_WIDTH.saturating_sub(indent).max(30);
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in description.split_whitespace() {
+        if line_len > 0 && line_len + 1 + word.len() > room {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            line_len = 0;
+        }
+        if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += word.len();
+    }
+    out.push('\n');
+    out
 }

@@ -525,6 +525,68 @@ fn variants_lists_everything_and_forcing_works() {
     }
 }
 
+/// `multisha variants` is a table a terminal shows whole: in every table each row's
+/// availability sits under its header whatever the width of the requirement lists (SHA-512's
+/// AVX-512 list is the widest), and descriptions wrap rather than run past 120 columns.
+#[test]
+fn variants_rows_line_up_and_fit_the_width() {
+    let mut cmd = Command::new(EXE);
+    cmd.arg("variants");
+    let out = run(cmd, Path::new("/"), None);
+    assert!(out.status.success());
+    let text = show(&out.stdout);
+    let names: Vec<&str> = multisha::engine::Algorithm::ALL
+        .iter()
+        .flat_map(|a| a.variants())
+        .map(|v| v.name())
+        .collect();
+    // The column of AVAILABLE while in a table (from its header to its "active:" line).
+    let mut column = None;
+    let mut rows = 0;
+    for line in text.lines() {
+        if line.trim_start().starts_with("VARIANT") {
+            column = line.find("AVAILABLE");
+            continue;
+        }
+        if line.trim_start().starts_with("active:") {
+            column = None;
+        }
+        let Some(at) = column else { continue };
+        assert!(line.len() <= 120, "over 120 columns: {line}");
+        let first = line.split_whitespace().next();
+        if first.is_some_and(|name| names.contains(&name)) {
+            let cell = &line[at..];
+            assert!(
+                cell.starts_with("yes ") || cell.starts_with("no "),
+                "AVAILABLE not under its header:\n{line}"
+            );
+            rows += 1;
+        }
+    }
+    assert!(rows >= names.len() / 2, "too few rows found:\n{text}");
+}
+
+/// `--version` has one format for `multisha` and for each tool (`sha256sum (multisha) 0.1.0`,
+/// as coreutils writes `sha256sum (GNU coreutils) 9.1`).
+#[test]
+fn every_command_answers_version_alike() {
+    let version = |args: &[&str]| {
+        let mut cmd = Command::new(EXE);
+        cmd.args(args);
+        let out = run(cmd, Path::new("/"), None);
+        assert!(out.status.success(), "{args:?}");
+        show(&out.stdout)
+    };
+    let top = version(&["--version"]);
+    let tool = version(&["sha256sum", "--version"]);
+    let (top_first, top_rest) = top.split_once('\n').expect("two lines");
+    let (tool_first, tool_rest) = tool.split_once('\n').expect("two lines");
+    let number = env!("CARGO_PKG_VERSION");
+    assert_eq!(top_first, format!("multisha {number}"));
+    assert_eq!(tool_first, format!("sha256sum (multisha) {number}"));
+    assert_eq!(top_rest, tool_rest);
+}
+
 /// `MULTISHA_CPU` masks features (and those that imply them): `variants` names the mask and
 /// lists the masked variants as unavailable, `--variant` refuses them as on a CPU without the
 /// feature, and a bad mask fails closed (every feature removed), reported by `variants` and
