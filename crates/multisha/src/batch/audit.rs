@@ -78,7 +78,7 @@ impl<A: Registered> Destination<A> for Describe<'_> {
         described::<A>(&plan, &Ladder::EMPTY, measured, false)
     }
 
-    fn plan(self, plan: &Plan, _: &Costs, measured: bool) -> BatchPlan {
+    fn plan(self, plan: &Plan, measured: bool) -> BatchPlan {
         described::<A>(plan, &dispatch::ladder::<A>(), measured, false)
     }
 }

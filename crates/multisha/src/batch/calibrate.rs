@@ -65,7 +65,7 @@ pub(crate) fn costs<A: Registered>() -> (Costs, bool) {
 /// published table (before the estimates are kept, worked out into `first`). Never measures:
 /// [`account`] does, once the work pays for it.
 #[inline]
-pub(crate) fn costs_in<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool) {
+fn costs_in<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool) {
     match dispatch::costs::<A>().get_ref() {
         Some((costs, measured)) => (costs, *measured),
         None => unmeasured::<A>(first),

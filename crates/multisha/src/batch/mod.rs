@@ -82,8 +82,8 @@ pub(crate) trait Destination<A: Compression> {
     /// One message after the other on the single-message kernel, with the costs the decision
     /// had (`None`: a process's first small batches, before the estimates are worked out).
     fn one_by_one(self, costs: Option<(&Costs, bool)>) -> Self::Out;
-    /// As `plan` says, made from `costs` (measured or estimated).
-    fn plan(self, plan: &Plan, costs: &Costs, measured: bool) -> Self::Out;
+    /// As `plan` says, made from costs `measured` (else estimated).
+    fn plan(self, plan: &Plan, measured: bool) -> Self::Out;
 }
 
 /// A batch run: the [`Destination`] of the batch functions.
@@ -113,7 +113,7 @@ where
     }
 
     #[inline(always)]
-    fn plan(self, plan: &Plan, _: &Costs, _: bool) {
+    fn plan(self, plan: &Plan, _: bool) {
         let ladder = dispatch::ladder::<H::Compression>();
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
         // which checked that the CPU runs them.
@@ -242,10 +242,10 @@ where
             .time(shape.segments, shape.blocks, shape.count, 0);
         if let Some(&(ref costs, measured)) = calibrate::account::<A>(work) {
             let plan = plan_with(costs, measured, None);
-            return to.plan(&plan, costs, measured);
+            return to.plan(&plan, measured);
         }
     }
-    to.plan(&plan, costs, measured)
+    to.plan(&plan, measured)
 }
 
 /// The digests of `messages` into `digests` on the many-message `variant` alone (a lane
