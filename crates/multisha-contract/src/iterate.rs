@@ -8,7 +8,6 @@
 //! that do not define their own.
 
 use crate::{BlockBytes, Compression, KernelFn, State, Word, WorkspaceBuffer, write_digest};
-use zeroize::Zeroize;
 
 /// The HMAC keyed states of one password: the compression state after the key XOR `ipad`
 /// block (`inner`) and after the key XOR `opad` block (`outer`). Wiped on drop.
@@ -22,8 +21,8 @@ pub struct HmacKeys<A: Compression> {
 impl<A: Compression> HmacKeys<A> {
     /// Overwrites both states with zeros in a way the optimiser cannot drop (as dropping does).
     pub fn wipe(&mut self) {
-        self.inner.as_mut().zeroize();
-        self.outer.as_mut().zeroize();
+        crate::wipe_secret("HMAC inner keyed state", self.inner.as_mut());
+        crate::wipe_secret("HMAC outer keyed state", self.outer.as_mut());
     }
 }
 
@@ -148,8 +147,8 @@ pub unsafe fn iterate_with<A: Compression>(
         }
     }
     w.wipe();
-    block.as_mut().zeroize();
-    inner.as_mut().zeroize();
+    crate::wipe_secret("iteration block", block.as_mut());
+    crate::wipe_secret("iteration inner state", inner.as_mut());
 }
 
 /// Bytes of dead stack [`scrub_stack`] overwrites: more than any kernel's frame (the deepest

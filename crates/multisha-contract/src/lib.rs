@@ -43,6 +43,7 @@ mod iterate;
 mod lanes;
 pub mod ops;
 mod padding;
+mod secret;
 mod sha1;
 mod sha2;
 mod sha256;
@@ -67,6 +68,7 @@ pub use iterate::{
 };
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
 pub use padding::{OneShot, oneshot, pad_into, wipe_blocks, write_digest};
+pub use secret::wipe_secret;
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;
 pub use sha256::{SHA224_IV, SHA256_IV, SHA256_K, Sha256Compression};

@@ -25,6 +25,21 @@ std::thread_local! {
     /// Wipes of padded tails ([`wipe_blocks`](crate::wipe_blocks)), kept apart from the
     /// workspaces' so that the counts per update call stay as they were.
     static PADDING: RefCell<Vec<WipeRecord>> = const { RefCell::new(Vec::new()) };
+    /// Wipes of key material ([`wipe_secret`](crate::wipe_secret)), by name.
+    static SECRETS: RefCell<Vec<SecretWipe>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What one wipe of a buffer that held key material saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecretWipe {
+    /// The buffer's name, as the code that wiped it gave it.
+    pub what: &'static str,
+    /// Size of the wiped buffer in bytes.
+    pub bytes: usize,
+    /// Whether any byte was set before the wipe.
+    pub had_data: bool,
+    /// Whether every byte was zero right after the wipe.
+    pub zero_after: bool,
 }
 
 pub(crate) fn record(bytes: usize, touched: bool, had_data: bool, zero_after: bool) {
@@ -44,6 +59,30 @@ pub(crate) fn record(bytes: usize, touched: bool, had_data: bool, zero_after: bo
 #[inline(never)]
 pub(crate) fn any_nonzero<B: crate::BlockBytes>(blocks: &[B]) -> bool {
     blocks.iter().any(|b| b.as_ref().iter().any(|&x| x != 0))
+}
+
+/// Whether any value differs from zero: out of line and through the reference, as
+/// [`any_nonzero`], so that the check leaves no copy of the secret on the stack.
+#[inline(never)]
+pub(crate) fn any_set<Z: zeroize::DefaultIsZeroes + PartialEq>(values: &[Z]) -> bool {
+    values.iter().any(|v| *v != Z::default())
+}
+
+#[inline(never)]
+pub(crate) fn record_secret(what: &'static str, bytes: usize, had_data: bool, zero_after: bool) {
+    SECRETS.with(|log| {
+        log.borrow_mut().push(SecretWipe {
+            what,
+            bytes,
+            had_data,
+            zero_after,
+        })
+    });
+}
+
+/// Returns and clears this thread's log of key-material wipes.
+pub fn take_secrets() -> Vec<SecretWipe> {
+    SECRETS.with(|log| core::mem::take(&mut *log.borrow_mut()))
 }
 
 #[inline(never)]

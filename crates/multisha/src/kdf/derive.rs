@@ -9,9 +9,8 @@ use crate::hash_function::HashFunction;
 use core::num::NonZeroU32;
 use multisha_contract::{
     BlockBytes, Compression, HmacKeys, KernelFn, LanesIterateFn, MAX_LANES, SingleKernel, State,
-    WorkspaceBuffer, hmac_block, oneshot, pad_into, wipe_blocks, write_digest,
+    WorkspaceBuffer, hmac_block, oneshot, pad_into, wipe_blocks, wipe_secret, write_digest,
 };
-use zeroize::Zeroize;
 
 type Algo<H> = <H as HashFunction>::Compression;
 
@@ -155,10 +154,13 @@ unsafe fn for_each_block<H: HashFunction>(
         }
         index += lanes as u64;
     }
-    for state in u.iter_mut().chain(&mut t) {
-        state.as_mut().zeroize();
+    for state in &mut u {
+        wipe_secret("U", state.as_mut());
     }
-    digest.zeroize();
+    for state in &mut t {
+        wipe_secret("T", state.as_mut());
+    }
+    wipe_secret("T bytes", &mut digest);
     // The dead frames of every kernel called above (what the loops spilled of `U`, `T`, the
     // keyed states and the schedules, which no wipe of a kernel's own reaches): once, here,
     // for every variant's loop and every lane kernel's chains.
@@ -192,7 +194,7 @@ unsafe fn hmac_keys<A: Compression>(
         let mut state = iv;
         // SAFETY: forwarded from the caller.
         unsafe { compress(&mut state, core::slice::from_ref(&block), &mut w) };
-        block.as_mut().zeroize();
+        wipe_secret("HMAC pad block", block.as_mut());
         state
     };
     let keys = HmacKeys {
@@ -200,7 +202,7 @@ unsafe fn hmac_keys<A: Compression>(
         outer: keyed(0x5c),
     };
     w.wipe();
-    key.as_mut().zeroize();
+    wipe_secret("HMAC key block", key.as_mut());
     keys
 }
 
@@ -248,9 +250,9 @@ unsafe fn first_u<A: Compression>(
 
     w.wipe();
     wipe_blocks(&mut padded);
-    joined.zeroize();
-    block.as_mut().zeroize();
-    inner.as_mut().zeroize();
+    wipe_secret("salt tail and index", &mut joined);
+    wipe_secret("inner digest block", block.as_mut());
+    wipe_secret("inner state", inner.as_mut());
 }
 
 #[cfg(test)]
