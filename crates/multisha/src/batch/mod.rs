@@ -179,25 +179,32 @@ where
     } else {
         None
     };
-    if known.is_some_and(Remembered::one_by_one) {
-        return to.one_by_one(Some((costs, measured)));
-    }
-    // A small ragged batch that its estimate puts one by one goes straight there (counted
-    // towards measuring, as every batch planned on the estimates is): planning it through
-    // `plan_and_send` cost it 5-8% (6 SHA-1 messages of 0-200 bytes).
-    if !shape.equal
-        && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
+    // An equal shape remembered as one by one, and a small ragged batch that its estimate
+    // puts one by one, go straight there: planning the latter through `plan_and_send` cost
+    // it 5-8% (6 SHA-1 messages of 0-200 bytes). Both count towards measuring, as every batch
+    // planned on the estimates does: estimates that put a process's every batch one by one
+    // are what measuring may correct (two SHA-256 SHA-NI lanes here).
+    if known.is_some_and(Remembered::one_by_one)
+        || !shape.equal
+            && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
     {
         if T::ACTS && !measured && calibrate::pending::<A>() {
-            let work = costs
-                .single_cost()
-                .time(shape.segments, shape.blocks, shape.count, 0);
-            // Measured now if due: the next batches plan on the measured costs.
-            let _ = calibrate::account::<A>(work);
+            count_towards_measuring::<A>(costs, &shape);
         }
         return to.one_by_one(Some((costs, measured)));
     }
     plan_and_send::<A, T>(lens, to, costs, measured, &shape, known)
+}
+
+/// Counts a batch of totals `shape` that runs one by one on the estimates `costs` towards
+/// measuring the costs, and measures now if that is due: the next batches plan on the
+/// measured costs. Out of line: a process's batches reach it only before measuring.
+#[inline(never)]
+fn count_towards_measuring<A: Registered>(costs: &Costs, shape: &Shape) {
+    let work = costs
+        .single_cost()
+        .time(shape.segments, shape.blocks, shape.count, 0);
+    let _ = calibrate::account::<A>(work);
 }
 
 /// [`route`] past the smallest batches (of totals `shape`): plans the messages of lengths

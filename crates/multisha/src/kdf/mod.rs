@@ -10,6 +10,33 @@
 //! [`Pinned::pbkdf2_hmac`](crate::engine::Pinned::pbkdf2_hmac) runs its own loop alone;
 //! [`PinnedMany::pbkdf2_hmac`](crate::engine::PinnedMany::pbkdf2_hmac) runs the chains on
 //! one lane kernel.
+//!
+//! # The loops
+//! Every variant has a loop: the portable variants a loop over their compression function
+//! ([`iterate_with`](multisha_contract::iterate_with)); the SHA-NI and ARMv8 variants keep
+//! `U`, `T` and both keyed states in registers in the instructions' order and build each next
+//! message from the state registers, so an iteration costs two compressions and nothing else.
+//! The x86 SHA-512 kernels build each block in registers from the last state and wipe their
+//! schedule once per output block, not per compression. The SHA-1 SHA-NI loops compute most of
+//! each block's schedule with vector XORs and shifts, off the SHA unit that the rounds wait
+//! on, which took 9-10% off an iteration (Intel). On x86, `shani-x2` runs two chains side by
+//! side for SHA-1 and SHA-256, filling the time one chain waits on its own last digest, unless
+//! one after the other measured clearly faster per output block (over 5%; a core whose SHA
+//! unit a neighbour keeps busy gains nothing from the second chain): a few microseconds of
+//! each at the first multi-block derivation of the process ([`chains`]). Whatever a loop
+//! spills of `U`, `T`, the keyed states and its schedules lies in its dead frame, which the
+//! derivation overwrites once at its end (`multisha_contract::scrub_stack`); the buffers of
+//! key material the derivation itself holds are wiped by name (`wipe_secret`), which the
+//! tests observe.
+//!
+//! # What it costs
+//! Per 100,000 iterations of one output block, on an Intel Xeon (Sapphire Rapids class,
+//! SHA-NI, AVX-512; a shared two-vCPU VM whose speed drifts by a fifth with its neighbours):
+//! PBKDF2-HMAC-SHA256 10-12 ms, PBKDF2-HMAC-SHA1 11-13 ms, PBKDF2-HMAC-SHA512 56-83 ms, each
+//! 4-12% (SHA-512: 8-18%) above two compressions' latency per iteration as long messages
+//! measure it, and 1.2-1.4x (SHA-512: 1.03-1.14x; WPA2's two SHA-1 chains: 1.39-1.72x) faster
+//! than `fastpbkdf2` in the same process (`cargo run --release -p multisha-benches --features
+//! openssl --example pbkdf2_peers`).
 
 pub(crate) mod chains;
 mod derive;
