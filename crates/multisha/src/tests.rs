@@ -489,6 +489,30 @@ fn dispatched_batches_reach_the_lanes_where_the_plan_has_them() {
     }
 }
 
+/// [`engine::batch_plan`](crate::engine::batch_plan) of an equal-length shape that the batch
+/// functions ran, and remembered, shows the plan it showed before with its predicted time (the
+/// memo keeps no prediction; the audit showed `predicted NaN ns`).
+#[test]
+fn a_remembered_shape_is_described_with_its_prediction() {
+    let algorithm = crate::engine::Algorithm::Sha256;
+    crate::engine::calibrate(algorithm);
+    let data = std::vec![0x3cu8; 64 * 4096];
+    for (count, len) in [(13, 32), (17, 4096), (64, 64), (2, 64), (33, 100)] {
+        let messages = equal_lengths(&data, count, len);
+        let lengths = std::vec![len; count];
+        let before = crate::engine::batch_plan(algorithm, &lengths);
+        let mut digests = std::vec![[0u8; 32]; count];
+        crate::sha256_many(&messages, &mut digests);
+        let after = crate::engine::batch_plan(algorithm, &lengths);
+        assert!(after.predicted_ns.is_finite(), "{after}");
+        assert_eq!(
+            std::format!("{after}"),
+            std::format!("{before}"),
+            "{count} x {len} B"
+        );
+    }
+}
+
 /// The planner's plans for random cost tables, run through the executor on the CPU's real
 /// kernels, give RustCrypto's digests: plans no measured table happens to produce (odd stage
 /// splits, lanes the costs favour wildly or shun) run right too, not only the planner's

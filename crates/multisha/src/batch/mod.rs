@@ -174,7 +174,9 @@ where
     if costs.few_blocks(&shape) {
         return to.one_by_one(Some((costs, measured)));
     }
-    let known = if shape.equal {
+    // The audit plans afresh (the search the memo remembered, on the same costs) for the
+    // prediction, which a remembered plan does not keep.
+    let known = if shape.equal && T::ACTS {
         dispatch::plan_memo::<A>().get(&shape, measured)
     } else {
         None
