@@ -90,7 +90,14 @@ impl Costs {
     /// compare (with no lane kernel the threshold is `usize::MAX`: every batch).
     #[inline]
     pub fn few_blocks(&self, shape: &Shape) -> bool {
-        shape.blocks <= self.one_by_one_blocks[shape.count.min(MAX_LANES)]
+        self.few_blocks_in(shape.count, shape.blocks)
+    }
+
+    /// [`few_blocks`](Self::few_blocks) of `count` messages of `blocks` blocks in all
+    /// (padding included, as [`Shape::new`] counts them), for a caller that has no shape.
+    #[inline]
+    pub fn few_blocks_in(&self, count: usize, blocks: usize) -> bool {
+        blocks <= self.one_by_one_blocks[count.min(MAX_LANES)]
     }
 
     /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.

@@ -582,6 +582,7 @@ pub fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
 mod tests {
     use super::*;
     use crate::costs::blocks_below_setup;
+    use crate::shape::message_blocks;
 
     /// The one-by-one threshold never claims a block on which the exact test says the set-up
     /// is won back, and falls short of the most it could claim by a block at most (the
@@ -861,8 +862,15 @@ mod tests {
                         "{table}: {count} messages: {chosen} against {runner:?} {other}"
                     );
                 }
-                // The shortcuts must never skip a plan the search would choose.
+                // The shortcuts must never skip a plan the search would choose; the one for
+                // callers without a shape (blocks summed message by message) is the same.
                 let surely = costs.few_blocks(&shape.0);
+                let blocks = lens.iter().map(|&len| message_blocks(len, 64, 8).0).sum();
+                assert_eq!(
+                    costs.few_blocks_in(count, blocks),
+                    surely,
+                    "{table}: {lens:?}"
+                );
                 if surely || one_by_one_wins(&costs, &shape.0).is_some() {
                     let searched = search(&costs, &shape.0, &shape.1);
                     assert!(
