@@ -177,6 +177,10 @@ pub trait Compression: Copy + Debug + Send + Sync + 'static {
     const OUTPUTS: &'static [OutputSpec<Self::State>];
     /// Rounds per block (the length of the expanded schedule).
     const ROUNDS: usize;
+    /// The expanded schedule ([`Compression::schedule`]) of the padding block of a message
+    /// exactly one block long (a 64-byte Merkle node): the same for every such message, so a
+    /// constant, which the lane kernels' constant entry takes without expanding it per batch.
+    const ONE_BLOCK_PADDING: &'static [Self::Word];
 
     /// The expanded message schedule `w[0..ROUNDS]` of `block` (FIPS 180-4 §6.1.2, §6.2.2,
     /// §6.4.2): what a multi-lane kernel's constant entry takes.

@@ -301,6 +301,23 @@ mod tests {
     use crate::Sha256Compression;
     use std::vec::Vec;
 
+    /// Each algorithm's constant `ONE_BLOCK_PADDING` is the expanded schedule of the padding
+    /// block `pad_into` makes for a message exactly one block long.
+    #[test]
+    fn the_one_block_padding_schedules_are_those_of_the_padding_blocks() {
+        fn check<A: Compression>() {
+            let mut padded = [A::Block::ZERO; 2];
+            let used = pad_into::<A>(&mut padded, &[], (A::Block::LEN * 8) as u128);
+            assert_eq!(used, 1, "{}", A::NAME);
+            let mut w = [A::Word::default(); 80];
+            A::schedule(&padded[0], &mut w[..A::ROUNDS]);
+            assert_eq!(&w[..A::ROUNDS], A::ONE_BLOCK_PADDING, "{}", A::NAME);
+        }
+        check::<crate::Sha1Compression>();
+        check::<Sha256Compression>();
+        check::<crate::Sha512Compression>();
+    }
+
     #[test]
     fn short_tail_fits_one_block() {
         let mut blocks = [[0; 64]; 2];

@@ -42,6 +42,7 @@ impl Compression for Sha1Compression {
         len: 20,
     }];
     const ROUNDS: usize = 80;
+    const ONE_BLOCK_PADDING: &'static [u32] = &ONE_BLOCK_PADDING;
 
     fn schedule(block: &[u8; 64], w: &mut [u32]) {
         crate::ops::load_be(block, &mut w[..16]);
@@ -50,3 +51,17 @@ impl Compression for Sha1Compression {
         }
     }
 }
+
+/// The expanded schedule of the padding block of a 64-byte message: `0x80`, zeros, and the
+/// length, 512 bits.
+const ONE_BLOCK_PADDING: [u32; 80] = {
+    let mut w = [0u32; 80];
+    w[0] = 0x8000_0000;
+    w[15] = 512;
+    let mut t = 16;
+    while t < 80 {
+        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+        t += 1;
+    }
+    w
+};

@@ -18,9 +18,10 @@
 //!   are of one length, a whole group of them runs side by side, data in one call, tails in
 //!   another ([`Batch::run_group`]). At 32 bytes the bookkeeping cost as much as the kernel.
 //! * When every busy lane is at the tail of a message whose length is a multiple of the block
-//!   size, all of them the same length, the tail is the same padding block on every lane: its
-//!   schedule is expanded once and the kernel's constant entry runs the rounds alone; only when
-//!   enough messages are left to pay for the expansion.
+//!   size, all of them the same length, the tail is the same padding block on every lane: the
+//!   kernel's constant entry runs the rounds alone, on a schedule that is a constant for
+//!   messages of one block (Merkle nodes) and otherwise expanded once, when enough messages are
+//!   left to pay for the expansion.
 //! * Idle lanes (no message left) repeat a busy lane's input; their results are dropped.
 //! * The last messages of a stage (fewer than twice the lanes), when they are long (2 KiB and
 //!   up: [`rotates`]), are all started at once, those beyond the lanes parked in
@@ -655,18 +656,33 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     }
 
     /// Whether to run the padding block of `len`-byte messages (a multiple of the block size)
-    /// through the constant entry: its schedule is expanded already, or enough messages are
-    /// left to pay for the expansion (which costs about as much as three kernel calls save),
-    /// or the messages are empty (the constant entry spares a workspace kernel its workspace,
+    /// through the constant entry: its schedule is a constant (messages of one block: Merkle
+    /// nodes) or expanded already, or enough messages are left to pay for the expansion (which
+    /// costs about as much as three kernel calls save), or the messages are empty (the constant entry spares a workspace kernel its workspace,
     /// zeroed on first use and wiped at the end, which costs more than the expansion).
     fn constant_pays(&self, len: usize, width: usize) -> bool {
-        len == 0 || self.schedule_for == Some(len) || self.waiting() >= 3 * width
+        len == 0
+            || len == <Block<H> as BlockBytes>::LEN
+            || self.schedule_for == Some(len)
+            || self.waiting() >= 3 * width
     }
 
     /// One call of `kernel`'s constant entry: the padding block of `len`-byte messages (a
-    /// multiple of the block size) on every lane, its schedule expanded once per batch.
+    /// multiple of the block size) on every lane, its schedule the algorithm's constant for
+    /// one-block messages, else expanded once per batch.
     fn run_constant(&mut self, kernel: LaneKernel<H::Compression>, len: usize) {
         let rounds = <H::Compression as Compression>::ROUNDS;
+        if len == <Block<H> as BlockBytes>::LEN {
+            // SAFETY: as below.
+            unsafe {
+                (kernel.constant)(
+                    &mut self.buffers.states[..kernel.lanes],
+                    <H::Compression as Compression>::ONE_BLOCK_PADDING,
+                    &mut self.workspace,
+                )
+            };
+            return;
+        }
         if self.schedule_for != Some(len) {
             let mut padding = [<Block<H> as BlockBytes>::ZERO; 2];
             pad_into::<H::Compression>(&mut padding, &[], len as u128 * 8);
