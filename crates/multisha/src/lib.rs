@@ -5,6 +5,10 @@
 //! ```toml
 //! [dependencies]
 //! multisha = "0.1"
+//! # RustCrypto's, only for what uses them (the example below uses all three):
+//! hmac = "0.13"
+//! hkdf = "0.13"
+//! pbkdf2 = "0.13"
 //! ```
 //!
 //! For a RustCrypto user, `multisha::Sha256` replaces `sha2::Sha256` (and so on for every
