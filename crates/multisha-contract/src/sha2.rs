@@ -107,6 +107,32 @@ macro_rules! sha2_eight_rounds {
     };
 }
 
+/// The expanded schedule of the padding block of a message exactly one block long, for the
+/// SHA-2 function `$alg` with words `$word` and `$rounds` rounds, at compile time: `0x80`,
+/// zeros, and the block's length in bits (sixteen words) in the last word.
+macro_rules! one_block_padding {
+    ($alg:ty, $word:ty, $rounds:literal) => {{
+        const S0: [u32; 3] = <$alg as $crate::Sha2>::SMALL_SIGMA0;
+        const S1: [u32; 3] = <$alg as $crate::Sha2>::SMALL_SIGMA1;
+        let mut w: [$word; $rounds] = [0; $rounds];
+        w[0] = 1 << (<$word>::BITS - 1);
+        w[15] = 16 * <$word>::BITS as $word;
+        let mut t = 16;
+        while t < $rounds {
+            let (x, y) = (w[t - 15], w[t - 2]);
+            let s0 = x.rotate_right(S0[0]) ^ x.rotate_right(S0[1]) ^ (x >> S0[2]);
+            let s1 = y.rotate_right(S1[0]) ^ y.rotate_right(S1[1]) ^ (y >> S1[2]);
+            w[t] = w[t - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[t - 7])
+                .wrapping_add(s1);
+            t += 1;
+        }
+        w
+    }};
+}
+pub(crate) use one_block_padding;
+
 /// The expanded SHA-2 schedule of `block` into `w[0..K.len()]`.
 #[inline]
 pub(crate) fn schedule<A: Sha2>(block: &A::Block, w: &mut [A::Word]) {

@@ -136,24 +136,8 @@ impl Compression for Sha256Compression {
     }
 }
 
-/// The expanded schedule of the padding block of a 64-byte message: `0x80`, zeros, and the
-/// length, 512 bits.
-const ONE_BLOCK_PADDING: [u32; 64] = {
-    let mut w = [0u32; 64];
-    w[0] = 0x8000_0000;
-    w[15] = 512;
-    let mut t = 16;
-    while t < 64 {
-        let s0 = w[t - 15].rotate_right(7) ^ w[t - 15].rotate_right(18) ^ (w[t - 15] >> 3);
-        let s1 = w[t - 2].rotate_right(17) ^ w[t - 2].rotate_right(19) ^ (w[t - 2] >> 10);
-        w[t] = w[t - 16]
-            .wrapping_add(s0)
-            .wrapping_add(w[t - 7])
-            .wrapping_add(s1);
-        t += 1;
-    }
-    w
-};
+/// The expanded schedule of the padding block of a 64-byte message.
+const ONE_BLOCK_PADDING: [u32; 64] = crate::sha2::one_block_padding!(Sha256Compression, u32, 64);
 
 impl Sha2 for Sha256Compression {
     const K: &'static [u32] = &SHA256_K;

@@ -193,24 +193,8 @@ impl Compression for Sha512Compression {
     }
 }
 
-/// The expanded schedule of the padding block of a 128-byte message: `0x80`, zeros, and the
-/// length, 1,024 bits (in the low word of the 128-bit length field).
-const ONE_BLOCK_PADDING: [u64; 80] = {
-    let mut w = [0u64; 80];
-    w[0] = 0x8000_0000_0000_0000;
-    w[15] = 1024;
-    let mut t = 16;
-    while t < 80 {
-        let s0 = w[t - 15].rotate_right(1) ^ w[t - 15].rotate_right(8) ^ (w[t - 15] >> 7);
-        let s1 = w[t - 2].rotate_right(19) ^ w[t - 2].rotate_right(61) ^ (w[t - 2] >> 6);
-        w[t] = w[t - 16]
-            .wrapping_add(s0)
-            .wrapping_add(w[t - 7])
-            .wrapping_add(s1);
-        t += 1;
-    }
-    w
-};
+/// The expanded schedule of the padding block of a 128-byte message.
+const ONE_BLOCK_PADDING: [u64; 80] = crate::sha2::one_block_padding!(Sha512Compression, u64, 80);
 
 impl Sha2 for Sha512Compression {
     const K: &'static [u64] = &SHA512_K;
