@@ -125,12 +125,15 @@ where
 }
 
 /// Batches of at most this many messages are read one by one straight away, with no check
-/// whether their lengths are equal first, and first try whether their blocks alone settle
-/// one by one. Measured on a Zen 4 (SHA-256, 32-byte messages, median of 9 processes each):
-/// 2, 3, 5 and 7 messages ran 71, 106, 176 and 238 ns, against 77, 114, 178 and 242 ns with
-/// no blocks-only check (up to 8 messages read straight away); with both up to 8 messages,
-/// 5 and 7 took 182 and 252 ns, though they execute fewer instructions (callgrind).
-const FEW: usize = 3;
+/// whether their lengths are equal first ([`route`] says why).
+const READ_AT_ONCE: usize = 8;
+
+/// Batches of at most this many messages first try whether their blocks alone settle one by
+/// one. Measured on a Zen 4 (SHA-256, 32-byte messages, median of 9 processes each): 2 and 3
+/// messages ran 71 and 106 ns instead of 77 and 114; with the check up to 8 messages, 5 and 7
+/// messages ran 182 and 252 ns instead of 177 and 241, though they execute fewer instructions
+/// (callgrind), so the check stops at 3.
+const FEWEST: usize = 3;
 
 /// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
 /// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
@@ -159,44 +162,14 @@ where
     if let Some(variant) = dispatch::pinned_many::<A>() {
         return to.pinned(variant);
     }
-    let mut first = None;
-    // One call of each destination: the one-by-one run is inlined once, not at every exit of
-    // the decision.
-    match decide::<A>(count, lens, equal_len, &mut first, T::ACTS) {
-        Decision::OneByOne(costs) => to.one_by_one(costs),
-        Decision::Plan(costs, measured, shape, known) => {
-            plan_and_send::<A, T>(lens, to, costs, measured, &shape, known)
-        }
-    }
-}
-
-/// What [`decide`] comes to.
-enum Decision<'a> {
-    /// One by one, with the costs the decision had (`None`: a process's first small batches).
-    OneByOne(Option<(&'a Costs, bool)>),
-    /// A plan to make with these costs (measured or not), for a batch of this shape, or the
-    /// plan remembered for it.
-    Plan(&'a Costs, bool, Shape, Option<Remembered>),
-}
-
-/// [`route`]'s decision for a batch that no variant is pinned for; `acts` as
-/// [`Destination::ACTS`], `first` where estimates worked out for this batch alone are kept.
-#[inline(always)]
-fn decide<'a, A: Registered>(
-    count: usize,
-    lens: impl Fn(usize) -> usize + Copy,
-    equal_len: impl FnOnce() -> Option<usize>,
-    first: &'a mut Option<(Costs, bool)>,
-    acts: bool,
-) -> Decision<'a> {
     if count <= 1 {
-        return Decision::OneByOne(None);
+        return to.one_by_one(None);
     }
     let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
     // The fewest messages on costs already worked out: their blocks alone (a shift and an add
     // a message) settle the commonest answer, one by one, before the totals the planner needs
     // are counted (that pass was half of what 2 x 32 B added to a loop of one-shot calls).
-    if count <= FEW {
+    if count <= FEWEST {
         let published = match dispatch::costs::<A>().get_ref() {
             Some((costs, measured)) => Some((costs, *measured)),
             None => dispatch::estimates::<A>()
@@ -208,12 +181,12 @@ fn decide<'a, A: Registered>(
                 sum.saturating_add(message_blocks(lens(i), block_len, length_bytes).0)
             });
             if costs.few_blocks_in(count, blocks) {
-                return Decision::OneByOne(Some((costs, measured)));
+                return to.one_by_one(Some((costs, measured)));
             }
         }
     }
     let shape = match count {
-        ..=FEW => Shape::new(count, lens, block_len, length_bytes),
+        ..=READ_AT_ONCE => Shape::new(count, lens, block_len, length_bytes),
         _ => match equal_len() {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
@@ -221,19 +194,20 @@ fn decide<'a, A: Registered>(
     };
     // The costs: measured (the steady state, read from the slot), else the estimates, once a
     // process's batch work pays for working them out ([`calibrate::estimates_for`]).
+    let mut first = None;
     let costs = match dispatch::costs::<A>().get_ref() {
         Some((costs, measured)) => Some((costs, *measured)),
-        None => calibrate::estimates_for::<A>(&shape, first, acts),
+        None => calibrate::estimates_for::<A>(&shape, &mut first, T::ACTS),
     };
     let Some((costs, measured)) = costs else {
-        return Decision::OneByOne(None);
+        return to.one_by_one(None);
     };
     if costs.few_blocks(&shape) {
-        return Decision::OneByOne(Some((costs, measured)));
+        return to.one_by_one(Some((costs, measured)));
     }
     // The audit plans afresh (the search the memo remembered, on the same costs) for the
     // prediction, which a remembered plan does not keep.
-    let known = if shape.equal && acts {
+    let known = if shape.equal && T::ACTS {
         dispatch::plan_memo::<A>().get(&shape, measured)
     } else {
         None
@@ -247,12 +221,12 @@ fn decide<'a, A: Registered>(
         || !shape.equal
             && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
     {
-        if acts && !measured && calibrate::pending::<A>() {
+        if T::ACTS && !measured && calibrate::pending::<A>() {
             count_towards_measuring::<A>(costs, &shape);
         }
-        return Decision::OneByOne(Some((costs, measured)));
+        return to.one_by_one(Some((costs, measured)));
     }
-    Decision::Plan(costs, measured, shape, known)
+    plan_and_send::<A, T>(lens, to, costs, measured, &shape, known)
 }
 
 /// Counts a batch of totals `shape` that runs one by one on the estimates `costs` towards
