@@ -86,8 +86,9 @@ impl Costs {
     }
 
     /// Whether a batch of `shape` has so few blocks in all that one by one wins, which
-    /// [`one_by_one_wins`](crate::one_by_one_wins) would find too: the smallest batches' plan from their totals, one
-    /// compare (with no lane kernel the threshold is `usize::MAX`: every batch).
+    /// [`one_by_one_wins`](crate::one_by_one_wins) would find too: the smallest batches' plan
+    /// from their totals, one compare (with no lane kernel the threshold is `usize::MAX`:
+    /// every batch).
     #[inline]
     pub fn few_blocks(&self, shape: &Shape) -> bool {
         self.few_blocks_in(shape.count, shape.blocks)

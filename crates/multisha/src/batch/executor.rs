@@ -658,8 +658,9 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     /// Whether to run the padding block of `len`-byte messages (a multiple of the block size)
     /// through the constant entry: its schedule is a constant (messages of one block: Merkle
     /// nodes) or expanded already, or enough messages are left to pay for the expansion (which
-    /// costs about as much as three kernel calls save), or the messages are empty (the constant entry spares a workspace kernel its workspace,
-    /// zeroed on first use and wiped at the end, which costs more than the expansion).
+    /// costs about as much as three kernel calls save), or the messages are empty (the
+    /// constant entry spares a workspace kernel its workspace, zeroed on first use and wiped
+    /// at the end, which costs more than the expansion).
     fn constant_pays(&self, len: usize, width: usize) -> bool {
         len == 0
             || len == <Block<H> as BlockBytes>::LEN

@@ -129,8 +129,8 @@ where
 const READ_AT_ONCE: usize = 8;
 
 /// Batches of at most this many messages first try whether their blocks alone settle one by
-/// one. Measured on a Zen 4 (SHA-256, 32-byte messages, median of 9 processes each): 2 and 3
-/// messages ran 71 and 106 ns instead of 77 and 114; with the check up to 8 messages, 5 and 7
+/// one. Measured on a Zen 4 (SHA-256, 32-byte messages, the `small_batches` example): 2 and 3
+/// messages ran 70 and 100 ns instead of 75 and 110; with the check up to 8 messages, 5 and 7
 /// messages ran 182 and 252 ns instead of 177 and 241, though they execute fewer instructions
 /// (callgrind), so the check stops at 3.
 const FEWEST: usize = 3;
