@@ -293,11 +293,14 @@ fn pbkdf2_secret_wipes<H: multisha::HashFunction>(state_bytes: usize) {
     ];
     let iterations = std::num::NonZeroU32::new(3).expect("positive");
     type Derive<'a> = Box<dyn Fn(&[u8], &mut [u8]) + 'a>;
-    let mut paths: Vec<(String, Derive)> = vec![(
+    // Each path, and whether it surely runs the portable loop (`iterate_with`, whose own
+    // block and inner state are named too): the portable variants, pinned.
+    let mut paths: Vec<(String, Derive, bool)> = vec![(
         "dispatched".into(),
         Box::new(|password, out| {
             multisha::pbkdf2_hmac::<H>(password, b"salt", iterations, out).expect("valid")
         }),
+        false,
     )];
     for variant in H::algorithm()
         .variants()
@@ -311,9 +314,14 @@ fn pbkdf2_secret_wipes<H: multisha::HashFunction>(state_bytes: usize) {
                 pin.pbkdf2_hmac(password, b"salt", iterations, out)
                     .expect("valid")
             }),
+            variant.requires().is_empty(),
         ));
     }
-    for (path, derive) in &paths {
+    let portable: [(&str, usize, bool); 2] = [
+        ("iteration block", block, true),
+        ("iteration inner state", state_bytes, true),
+    ];
+    for (path, derive, portable_loop) in &paths {
         for password_len in [10, 200] {
             for blocks in [1, 4] {
                 let what = format!(
@@ -333,7 +341,8 @@ fn pbkdf2_secret_wipes<H: multisha::HashFunction>(state_bytes: usize) {
                         "{what}: {record:?} not zero after its wipe"
                     );
                 }
-                for (name, bytes, always_data) in expected {
+                let loop_buffers = if *portable_loop { &portable[..] } else { &[] };
+                for &(name, bytes, always_data) in expected.iter().chain(loop_buffers) {
                     let named: Vec<_> = records.iter().filter(|r| r.what == name).collect();
                     assert!(
                         !named.is_empty(),
