@@ -7,17 +7,21 @@
 //!
 //! `cargo run --release -p multisha-benches --example small_batches [-- --processes N]`
 
+use multisha::HashFunction;
 use multisha::engine::{Algorithm, calibrate};
 use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
-/// The shapes: a name, the algorithm, the message lengths.
-fn shapes() -> Vec<(String, Algorithm, Vec<usize>)> {
+/// How one shape is timed: its messages and the calls per round, to (batch, loop) nanoseconds.
+type Timing = fn(&[&[u8]], usize) -> (f64, f64);
+
+/// The shapes: a name, how it is timed (its hash function), the message lengths.
+fn shapes() -> Vec<(String, Timing, Vec<usize>)> {
     let equal = [2, 3, 5, 7, 9].map(|n| {
         (
             format!("SHA-256 {n} x 32 B"),
-            Algorithm::Sha256,
+            batch_and_loop::<multisha::Sha256> as Timing,
             vec![32; n],
         )
     });
@@ -29,11 +33,27 @@ fn shapes() -> Vec<(String, Algorithm, Vec<usize>)> {
     .map(|lens| {
         (
             format!("SHA-1 {} of 0-200 B", lens.len()),
-            Algorithm::Sha1,
+            batch_and_loop::<multisha::Sha1> as Timing,
             lens.to_vec(),
         )
     });
     equal.into_iter().chain(ragged).collect()
+}
+
+/// `H`'s batch function (`sha256_many`, ...) on `messages` against a loop of its one-shot
+/// function (`sha256`), `n` calls a round: the fastest of each, in nanoseconds.
+fn batch_and_loop<H: HashFunction>(messages: &[&[u8]], n: usize) -> (f64, f64) {
+    let mut out = vec![H::ZERO; messages.len()];
+    let mut again = out.clone();
+    fastest(
+        n,
+        || H::oneshot_many(black_box(messages), black_box(&mut out)),
+        || {
+            for (m, d) in black_box(messages).iter().zip(&mut again) {
+                *d = H::oneshot(m);
+            }
+        },
+    )
 }
 
 /// The fastest nanoseconds of `run` over 21 rounds of `n` calls, `run` and `reference`
@@ -62,41 +82,13 @@ fn measure() -> Vec<(f64, f64)> {
     let data = vec![0x5au8; 4096];
     shapes()
         .into_iter()
-        .map(|(_, algorithm, lens)| {
+        .map(|(_, timing, lens)| {
             let messages: Vec<&[u8]> = lens
                 .iter()
                 .enumerate()
                 .map(|(i, &len)| &data[i * 7..][..len])
                 .collect();
-            let n = 300_000 / lens.len();
-            match algorithm.id() {
-                "sha1" => {
-                    let mut out = vec![[0u8; 20]; lens.len()];
-                    let mut again = out.clone();
-                    fastest(
-                        n,
-                        || multisha::sha1_many(black_box(&messages), black_box(&mut out)),
-                        || {
-                            for (m, d) in black_box(&messages).iter().zip(&mut again) {
-                                *d = multisha::sha1(m);
-                            }
-                        },
-                    )
-                }
-                _ => {
-                    let mut out = vec![[0u8; 32]; lens.len()];
-                    let mut again = out.clone();
-                    fastest(
-                        n,
-                        || multisha::sha256_many(black_box(&messages), black_box(&mut out)),
-                        || {
-                            for (m, d) in black_box(&messages).iter().zip(&mut again) {
-                                *d = multisha::sha256(m);
-                            }
-                        },
-                    )
-                }
-            }
+            timing(&messages, 300_000 / lens.len())
         })
         .collect()
 }
