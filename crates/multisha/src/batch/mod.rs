@@ -222,22 +222,26 @@ where
             && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
     {
         if T::ACTS && !measured && calibrate::pending::<A>() {
-            count_towards_measuring::<A>(costs, &shape);
+            // Measured now if due: the next batches plan on the measured costs.
+            let _ = count_towards_measuring::<A>(costs, &shape);
         }
         return to.one_by_one(Some((costs, measured)));
     }
     plan_and_send::<A, T>(lens, to, costs, measured, &shape, known)
 }
 
-/// Counts a batch of totals `shape` that runs one by one on the estimates `costs` towards
-/// measuring the costs, and measures now if that is due: the next batches plan on the
-/// measured costs. Out of line: a process's batches reach it only before measuring.
+/// Counts a batch of totals `shape`, planned on the estimates `costs`, towards measuring the
+/// costs (its predicted time one by one), and measures now if that is due: then the measured
+/// costs. Out of line: a process's batches reach it only before measuring.
 #[inline(never)]
-fn count_towards_measuring<A: Registered>(costs: &Costs, shape: &Shape) {
+fn count_towards_measuring<A: Registered>(
+    costs: &Costs,
+    shape: &Shape,
+) -> Option<&'static (Costs, bool)> {
     let work = costs
         .single_cost()
         .time(shape.segments, shape.blocks, shape.count, 0);
-    let _ = calibrate::account::<A>(work);
+    calibrate::account::<A>(work)
 }
 
 /// [`route`] past the smallest batches (of totals `shape`): plans the messages of lengths
@@ -277,10 +281,7 @@ where
         // Planned on the estimates: the batch's work counts towards measuring the costs; where
         // that is due now, the batch is planned again on the measured costs (not from the
         // memo, whose plan was made on the estimates).
-        let work = costs
-            .single_cost()
-            .time(shape.segments, shape.blocks, shape.count, 0);
-        if let Some(&(ref costs, measured)) = calibrate::account::<A>(work) {
+        if let Some(&(ref costs, measured)) = count_towards_measuring::<A>(costs, shape) {
             let plan = plan_with(costs, measured, None);
             return to.plan(&plan, measured);
         }
