@@ -8,9 +8,9 @@
 //!   batch work pays for it;
 //! * the planner, the `multisha-plan` crate: a pure function of the costs and the message
 //!   lengths that picks the plan of least predicted time;
-//! * [`executor`]: runs the plan's stages on the lanes or one by one;
-//! * [`audit`]: the costs and the plans as the engine's report values;
-//! * `io`: where the messages come from and the digests go, whatever the container.
+//! * [`executor`]: runs the plan's stages on the lanes or one by one, reading the messages and
+//!   writing the digests whatever their container ([`Messages`], [`Digests`]);
+//! * [`audit`]: the costs and the plans as the engine's report values.
 //!
 //! A variant asked for by name (`engine::force`, `MULTISHA_SHA256_MANY`, `PinnedMany`) skips
 //! the planner: it runs every message of every batch itself.
@@ -18,9 +18,8 @@
 pub(crate) mod audit;
 pub(crate) mod calibrate;
 pub(crate) mod executor;
-mod io;
 
-pub(crate) use io::{Digests, Flat, Messages};
+pub(crate) use executor::{Digests, Flat, Messages};
 use multisha_plan::Costs;
 use multisha_plan::Remembered;
 

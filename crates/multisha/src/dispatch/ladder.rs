@@ -1,8 +1,7 @@
 //! The lane kernels a batch can run: those of the registry a CPU runs, typed, each with its
 //! declared cost estimate (kept in the slot once per process).
 
-use super::published::Published;
-use crate::registry::{Algorithm, Interface, Variant, cpu_features};
+use crate::registry::{Algorithm, Interface, Variant};
 use multisha_contract::{Compression, Cost, CpuFeatures, Kernel, LaneKernel};
 use multisha_plan::{Costs, MAX_KERNELS};
 
@@ -84,23 +83,6 @@ impl<A: Compression> Ladder<A> {
             costs.push(kernel.lanes, *cost);
         }
         costs
-    }
-}
-
-/// The lane kernels of `algorithm` (whose compression function is `A`) the CPU runs, kept in
-/// `cell` unless another thread is keeping them (then read for this call alone).
-pub(crate) fn keep<A: Compression>(
-    cell: &'static Published<Ladder<A>>,
-    algorithm: Algorithm,
-) -> LadderRef<A> {
-    let ladder = Ladder::of(algorithm, cpu_features());
-    match cell.claim() {
-        Some(claim) => {
-            claim.publish(ladder);
-            cell.get_ref()
-                .map_or(LadderRef::Own(ladder), LadderRef::Kept)
-        }
-        None => LadderRef::Own(ladder),
     }
 }
 

@@ -6,7 +6,6 @@
 //! reverse.
 
 mod ladder;
-mod published;
 mod slot;
 
 pub(crate) use ladder::Ladder;

@@ -9,14 +9,17 @@
 //! lock, so `active` never names one variant while another runs once the writers are done.
 //! The slot also holds the caches the layers above it fill once per process (the lane
 //! kernels' list, the batch costs, the plan memo, the PBKDF2 chains' choice), each typed by
-//! the layer below that defines it, so the slot never reaches up for them.
+//! the layer below that defines it, so the slot never reaches up for them, and most of them
+//! in a [`Published`] cell (here: the slot is its only user, and a batch's route reads the
+//! slot and its cells in one file).
 
 use super::ladder::{Ladder, LadderRef};
-use super::published::Published;
 use crate::registry::select::{choose_for, fastest_many};
 use crate::registry::{Algorithm, Interface, Reason, Selection, Variant, cpu_features, cpu_mask};
+use core::cell::UnsafeCell;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use core::mem::MaybeUninit;
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, AtomicUsize, Ordering};
 use digest::array::{Array, ArraySize};
 use digest::block_buffer::BlockSizes;
 use multisha_contract::{Compression, Cost, Kernel, KernelFn, SingleKernel, State};
@@ -444,7 +447,24 @@ pub(crate) fn ladder<A: Keyed>() -> LadderRef<A> {
 #[cold]
 #[inline(never)]
 fn first_ladder<A: Keyed>() -> LadderRef<A> {
-    super::ladder::keep(&A::slot().ladder, A::ALGORITHM)
+    keep(&A::slot().ladder, A::ALGORITHM)
+}
+
+/// The lane kernels of `algorithm` (whose compression function is `A`) the CPU runs, kept in
+/// `cell` unless another thread is keeping them (then read for this call alone).
+pub(crate) fn keep<A: Compression>(
+    cell: &'static Published<Ladder<A>>,
+    algorithm: Algorithm,
+) -> LadderRef<A> {
+    let ladder = Ladder::of(algorithm, cpu_features());
+    match cell.claim() {
+        Some(claim) => {
+            claim.publish(ladder);
+            cell.get_ref()
+                .map_or(LadderRef::Own(ladder), LadderRef::Kept)
+        }
+        None => LadderRef::Own(ladder),
+    }
 }
 
 /// The batch planner's costs of `A` as declared: the lane kernels' estimates and the
@@ -509,6 +529,70 @@ pub(crate) fn pinned_many<A: Keyed>() -> Option<&'static Variant> {
     }
     matches!((packed >> 8) & 0xff, FORCED | ENV)
         .then(|| &A::ALGORITHM.variants()[(packed & 0xff) as usize])
+}
+
+// A value published once and then read without waiting: the slot's caches.
+
+/// A value published once and then copied out. Readers never wait: until it is published
+/// (while the one thread that claimed it computes it, perhaps for a while) they get `None`,
+/// and never a half-written value.
+pub(crate) struct Published<T> {
+    state: AtomicU8,
+    value: UnsafeCell<MaybeUninit<T>>,
+}
+
+// SAFETY: the value is written once, by the one thread holding the claim, before the Release
+// store that makes `get` read it; after that it is only read (copied).
+unsafe impl<T: Copy + Send + Sync> Sync for Published<T> {}
+
+/// The right to publish a [`Published`] value: one caller ever gets it.
+pub(crate) struct Claim<'a, T>(&'a Published<T>);
+
+impl<T: Copy> Published<T> {
+    const EMPTY: u8 = 0;
+    const CLAIMED: u8 = 1;
+    const READY: u8 = 2;
+
+    pub(crate) const fn new() -> Self {
+        Self {
+            state: AtomicU8::new(Self::EMPTY),
+            value: UnsafeCell::new(MaybeUninit::uninit()),
+        }
+    }
+
+    /// The value, once published.
+    #[inline]
+    pub(crate) fn get_ref(&self) -> Option<&T> {
+        if self.state.load(Ordering::Acquire) == Self::READY {
+            // SAFETY: READY is stored (Release) only after the value was written, and the value
+            // is never written again.
+            Some(unsafe { (*self.value.get()).assume_init_ref() })
+        } else {
+            None
+        }
+    }
+
+    /// The right to publish, for the first caller only.
+    pub(crate) fn claim(&self) -> Option<Claim<'_, T>> {
+        self.state
+            .compare_exchange(
+                Self::EMPTY,
+                Self::CLAIMED,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            )
+            .is_ok()
+            .then_some(Claim(self))
+    }
+}
+
+impl<T: Copy> Claim<'_, T> {
+    /// Publishes `value` for every later `get`.
+    pub(crate) fn publish(self, value: T) {
+        // SAFETY: only the one claim writes, and no reader reads before READY.
+        unsafe { (*self.0.value.get()).write(value) };
+        self.0.state.store(Published::<T>::READY, Ordering::Release);
+    }
 }
 
 #[cfg(test)]
@@ -618,12 +702,8 @@ mod tests {
         static FREE: Published<Ladder<A>> = Published::new();
         let lanes = Ladder::<A>::of(Algorithm::Sha256, cpu_features()).len();
         let _claim = HELD.claim().expect("a fresh cell");
-        assert!(
-            matches!(super::super::ladder::keep(&HELD, Algorithm::Sha256), LadderRef::Own(l) if l.len() == lanes)
-        );
-        assert!(
-            matches!(super::super::ladder::keep(&FREE, Algorithm::Sha256), LadderRef::Kept(l) if l.len() == lanes)
-        );
+        assert!(matches!(keep(&HELD, Algorithm::Sha256), LadderRef::Own(l) if l.len() == lanes));
+        assert!(matches!(keep(&FREE, Algorithm::Sha256), LadderRef::Kept(l) if l.len() == lanes));
         assert!(FREE.get_ref().is_some(), "kept");
     }
 
@@ -645,5 +725,35 @@ mod tests {
             assert_eq!(parts(kept), parts(declared), "{variant}");
             assert!(declared.step > 0.0, "{variant} declares a cost per block");
         }
+    }
+
+    /// Sixteen threads racing for one `Published` value: exactly one claims it; readers see
+    /// nothing until it is published, then the whole value.
+    #[test]
+    fn a_published_value_is_claimed_once_and_read_whole() {
+        let cell: Published<[u64; 8]> = Published::new();
+        let barrier = std::sync::Barrier::new(16);
+        let claims = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..16u64 {
+                let (cell, barrier, claims) = (&cell, &barrier, &claims);
+                scope.spawn(move || {
+                    barrier.wait();
+                    if let Some(claim) = cell.claim() {
+                        claims.fetch_add(1, Ordering::Relaxed);
+                        std::thread::sleep(Duration::from_millis(20));
+                        claim.publish([t; 8]);
+                    }
+                    for _ in 0..1000 {
+                        if let Some(value) = cell.get_ref() {
+                            assert!(value.iter().all(|&v| v == value[0]), "{value:?}");
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(claims.load(Ordering::Relaxed), 1);
+        assert!(cell.get_ref().is_some());
+        assert!(cell.claim().is_none(), "claimed once, ever");
     }
 }
