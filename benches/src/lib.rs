@@ -8,6 +8,7 @@ mod batch;
 mod contenders;
 pub mod counter;
 mod kdf;
+mod merkle;
 pub mod pbkdf2_multisha;
 mod regret;
 mod short_paths;
@@ -19,6 +20,7 @@ pub use kdf::{
     DERIVATIONS, Derivation, PASSWORD, Pbkdf2Contender, Pbkdf2Hash, Pbkdf2Row, SALT, check_pbkdf2,
     measure_pbkdf2, pbkdf2_contenders, pbkdf2_table,
 };
+pub use merkle::{NODE_COUNTS, NodeContender, node_contenders, nodes};
 pub use regret::{RegretRow, RegretShape, measure_regret, regret_shapes};
 pub use short_paths::{ShortPath, short_paths};
 

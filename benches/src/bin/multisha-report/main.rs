@@ -10,6 +10,7 @@ mod cold;
 mod icache;
 mod machine;
 mod measure;
+mod merkle;
 mod output_json;
 mod output_md;
 mod plot;
@@ -21,7 +22,7 @@ mod verify;
 
 use cli::{CliError, Options};
 use measure::{Cell, Plan};
-use multisha::engine::CpuFeatures;
+use multisha::engine::{Algorithm, CpuFeatures};
 use multisha_benches::counter;
 use multisha_benches::{Contender, DERIVATIONS, Derivation, Kind, contenders};
 use progress::Progress;
@@ -192,9 +193,16 @@ fn run(options: &Options) -> Result<(), String> {
         .into_iter()
         .filter(|d| options.algorithms.contains(&d.hash.algorithm()))
         .collect();
+    // Merkle nodes (64-byte SHA-256 messages) with SHA-256: every node count and the chain.
+    let merkle_steps = if options.algorithms.contains(&Algorithm::Sha256) {
+        multisha_benches::NODE_COUNTS.len() + 1
+    } else {
+        0
+    };
     let mut progress = Progress::new(
         sets.len() * (cells.len() + sweep.len() + cold_sizes.len() + 1)
             + batch_functions.len() * shapes.len()
+            + merkle_steps
             + short_steps
             + derivations.len(),
     );
@@ -236,6 +244,11 @@ fn run(options: &Options) -> Result<(), String> {
             &mut progress,
         )?);
     }
+    let merkle = if merkle_steps > 0 {
+        Some(merkle::measure(plan, &mut progress)?)
+    } else {
+        None
+    };
     let regret_shapes = multisha_benches::regret_shapes(options.quick);
     let mut regret = Vec::new();
     for &algorithm in &options.algorithms {
@@ -287,6 +300,7 @@ fn run(options: &Options) -> Result<(), String> {
         missing_peers: multisha_benches::missing_peers(),
         short,
         batches,
+        merkle,
         regret,
         pbkdf2,
         pbkdf2_rounds,

@@ -1,6 +1,7 @@
 //! report.json: the same numbers as report.md, for scripts (ticks are the raw counter unit).
 
 use crate::measure::Stat;
+use crate::merkle::CHAIN_STEPS;
 use crate::results::Report;
 use serde_json::{Value, json};
 
@@ -83,6 +84,22 @@ pub(crate) fn render(report: &Report) -> Result<String, String> {
                 "results": batch.entries.iter().zip(stats).map(|(e, s)| (e.0.clone(), stat(report, *bytes, s))).collect::<serde_json::Map<_, _>>(),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "merkle": report.merkle.as_ref().map(|merkle| {
+            let ns = |ticks: f64, nodes: usize| ticks / report.hz * 1e9 / nodes as f64;
+            let by_name = |stats: &[Stat], nodes: usize| merkle.entries.iter().zip(stats)
+                .map(|(e, s)| (e.0.to_string(), json!(ns(s.median, nodes))))
+                .collect::<serde_json::Map<_, _>>();
+            json!({
+                "contenders": merkle.entries.iter().map(|(name, description)| json!({
+                    "name": name, "description": description,
+                })).collect::<Vec<_>>(),
+                "ns_per_node": merkle.rows.iter().map(|(count, stats)| json!({
+                    "nodes": count,
+                    "results": by_name(stats, *count),
+                })).collect::<Vec<_>>(),
+                "chain": { "steps": CHAIN_STEPS, "ns_per_node": by_name(&merkle.chain, CHAIN_STEPS) },
+            })
+        }),
         "batch_planner": report.regret.iter().map(|regret| json!({
             "algorithm": regret.algorithm.id(),
             "costs": regret.costs,

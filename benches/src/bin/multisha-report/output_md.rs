@@ -1,7 +1,8 @@
 //! report.md: machine, dispatch decisions, code sizes, throughput tables, cold cache, ratios.
 
 use crate::batch::BatchReport;
-use crate::measure::Cell;
+use crate::measure::{Cell, Stat};
+use crate::merkle::{CHAIN_STEPS, MerkleReport};
 use crate::results::{AlgoReport, RegretReport, Report, size_label};
 use multisha_benches::Kind;
 use std::fmt::Write;
@@ -63,6 +64,9 @@ pub(crate) fn render(report: &Report, plots: &[String], batch_plots: &[String]) 
     }
     for (batch, plot) in report.batches.iter().zip(batch_plots) {
         render_batch(&mut out, report, batch, plot);
+    }
+    if let Some(merkle) = &report.merkle {
+        render_merkle(&mut out, report, merkle);
     }
     for regret in &report.regret {
         render_regret(&mut out, regret);
@@ -199,6 +203,56 @@ fn render_batch(out: &mut String, report: &Report, batch: &BatchReport, plot: &s
             .map(|(i, _)| format!("{:.2}", stats[*i].median / stats[dispatched].median));
         table_row(out, label, cells);
     }
+}
+
+/// The Merkle-node section: nanoseconds per node of each contender, and `sha256_pairs`'
+/// speed against each other one, per node count and on a dependent chain.
+fn render_merkle(out: &mut String, report: &Report, merkle: &MerkleReport) {
+    let _ = writeln!(
+        out,
+        "\n## SHA-256 Merkle nodes: `sha256_pairs` against hashtree\n\n\
+         64-byte nodes (two 32-byte children) to their digests, a tree level at a time; the \
+         chain hashes one node at a time, each holding the last digest (a proof check).\n"
+    );
+    let _ = writeln!(out, "| name | what |\n|---|---|");
+    for (name, description) in &merkle.entries {
+        let _ = writeln!(out, "| {name} | {description} |");
+    }
+    let mut columns: Vec<String> = merkle
+        .entries
+        .iter()
+        .map(|(name, _)| format!("{name} (ns/node)"))
+        .collect();
+    let (first, others) = merkle.entries.split_first().expect("a contender");
+    columns.extend(
+        others
+            .iter()
+            .map(|(name, _)| format!("{} / {name} (> 1: multisha faster)", first.0)),
+    );
+    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let _ = writeln!(out);
+    table_header(out, "nodes", &columns);
+    let ns = |ticks: f64, nodes: usize| ticks / report.hz * 1e9 / nodes as f64;
+    let row = |out: &mut String, label: &str, stats: &[Stat], nodes: usize| {
+        let cells = stats
+            .iter()
+            .map(|s| format!("{:.1}", ns(s.median, nodes)))
+            .chain(
+                stats[1..]
+                    .iter()
+                    .map(|s| format!("{:.2}", s.median / stats[0].median)),
+            );
+        table_row(out, label, cells);
+    };
+    for (count, stats) in &merkle.rows {
+        row(out, &count.to_string(), stats, *count);
+    }
+    row(
+        out,
+        &format!("chain of {CHAIN_STEPS}"),
+        &merkle.chain,
+        CHAIN_STEPS,
+    );
 }
 
 /// The short-path section: RustCrypto time / multisha time, median over interleaved rounds.

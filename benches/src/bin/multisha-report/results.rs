@@ -98,6 +98,8 @@ pub(crate) struct Report {
     pub(crate) short: Vec<crate::short::ShortRow>,
     /// Many messages at once, per algorithm.
     pub(crate) batches: Vec<crate::batch::BatchReport>,
+    /// SHA-256 Merkle nodes against hashtree (with SHA-256 only).
+    pub(crate) merkle: Option<crate::merkle::MerkleReport>,
     /// The batch planner per algorithm: its costs, and its regret on a grid of shapes.
     pub(crate) regret: Vec<RegretReport>,
     /// PBKDF2 derivations against the PBKDF2 peers.

@@ -64,6 +64,23 @@ pub(crate) fn render(report: &Report) -> String {
             ));
         }
     }
+    if let Some(merkle) = &report.merkle {
+        let (first, others) = merkle.entries.split_first().expect("a contender");
+        for (k, (name, _)) in others.iter().enumerate() {
+            let ratio = |stats: &[crate::measure::Stat]| stats[k + 1].median / stats[0].median;
+            let cells: Vec<String> = merkle
+                .rows
+                .iter()
+                .map(|(count, stats)| format!("{count}: {:.2}", ratio(stats)))
+                .chain([format!("chain: {:.2}", ratio(&merkle.chain))])
+                .collect();
+            out.push_str(&format!(
+                "\nSHA-256 Merkle nodes, {} / {name} speed by node count (> 1: multisha faster)\n  {}\n",
+                first.0,
+                cells.join(", ")
+            ));
+        }
+    }
     for batch in &report.batches {
         let Some(dispatched) = batch.index("dispatched") else {
             continue;
