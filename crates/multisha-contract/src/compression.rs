@@ -199,6 +199,16 @@ pub type Block<A> = <A as Compression>::Block;
 /// The caller must make sure the CPU supports every feature the variant requires.
 pub type KernelFn<A> = unsafe fn(&mut State<A>, &[Block<A>], &mut <A as Compression>::Workspace);
 
+/// Signature of a single-message kernel's optional second entry: one compression of a block
+/// whose expanded schedule `w[0..rounds]` is given. A message of exactly one block (a 64-byte
+/// Merkle node) ends with a padding block whose schedule is a constant
+/// ([`Compression::ONE_BLOCK_PADDING`]): no block is built, loaded or wiped for it, and
+/// nothing the next message's rounds wait for is written to memory.
+///
+/// # Safety
+/// As [`KernelFn`].
+pub type SingleConstantFn<A> = unsafe fn(&mut State<A>, &[<A as Compression>::Word]);
+
 /// Signature of every multi-lane kernel of `A`: compresses `blocks[i]` into `states[i]` for
 /// every lane `i` at once. `states` and `blocks` have exactly the kernel's lane count, and
 /// every lane has the same number of blocks (zero or more: on zero the kernel returns with the

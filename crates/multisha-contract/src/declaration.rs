@@ -7,6 +7,7 @@
 
 use crate::{
     Compression, ConstantFn, Cost, CpuFeatures, IterateFn, KernelFn, LanesFn, LanesIterateFn,
+    SingleConstantFn,
 };
 use core::fmt;
 
@@ -57,6 +58,9 @@ pub struct SingleKernel<A: Compression> {
     /// The PBKDF2-HMAC inner loop: the kernel's own, or the portable one over `compress`
     /// ([`iterate_with`](crate::iterate_with)).
     pub iterate: IterateFn<A>,
+    /// One compression on a given expanded schedule, if the kernel has one: the padding block
+    /// of a one-block message ([`SingleConstantFn`]).
+    pub constant: Option<SingleConstantFn<A>>,
 }
 
 impl<A: Compression> Clone for SingleKernel<A> {
@@ -253,9 +257,11 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may
 /// define a third, its [`LanesIterateFn`] (the PBKDF2 loop of one chain per lane).
 ///
-/// A single-message kernel may define a second function, its own [`IterateFn`] (the PBKDF2
-/// loop), which gets the attributes too; without one the declaration gets the portable loop
-/// over the kernel ([`iterate_with`](crate::iterate_with)).
+/// A single-message kernel may define an entry on a given schedule (a [`SingleConstantFn`]),
+/// as the last field of the declaration (`constant: fn name(...) {...}`), and, after its
+/// kernel, its own [`IterateFn`] (the PBKDF2 loop); both get the attributes. Without the
+/// latter the declaration gets the portable loop over the kernel
+/// ([`iterate_with`](crate::iterate_with)).
 #[macro_export]
 macro_rules! declare_variant {
     (
@@ -293,7 +299,7 @@ macro_rules! declare_variant {
                 lanes: $lanes,
                 compress: $kernel,
                 constant: $constant,
-                iterate: $crate::__lanes_iterate!($($iterate)?),
+                iterate: $crate::__optional_entry!($($iterate)?),
             }),
         };
 
@@ -317,6 +323,11 @@ macro_rules! declare_variant {
             schedule: $schedule:ident,
             requires: [$($feature:literal),* $(,)?],
             cost: { call: $call:literal, step: $step:literal, message: $message:literal } $(,)?
+            $(
+                constant:
+                $(#[$const_meta:meta])*
+                $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block $(,)?
+            )?
         };
         $(#[$fn_meta:meta])*
         $fn_vis:vis fn $kernel:ident($($args:tt)*) $body:block
@@ -335,11 +346,16 @@ macro_rules! declare_variant {
             kernel: $crate::Kernel::Single($crate::SingleKernel {
                 compress: $kernel,
                 iterate: $crate::__single_iterate!([$($feature),*] $alg, $kernel $(, $iterate)?),
+                constant: $crate::__optional_entry!($($constant)?),
             }),
         };
 
         $crate::__kernel_fn! {
             [$($feature),*] $(#[$fn_meta])* $fn_vis fn $kernel($($args)*) $body
+        }
+        $crate::__kernel_fn! {
+            [$($feature),*]
+            $($(#[$const_meta])* $const_vis fn $constant($($const_args)*) $const_body)?
         }
         $crate::__kernel_fn! {
             [$($feature),*]
@@ -367,10 +383,11 @@ macro_rules! __kernel_fn {
     };
 }
 
-/// A lane kernel's PBKDF2 entry: the one it defines, or none.
+/// An optional entry of a kernel (a lane kernel's PBKDF2 loop, a single-message kernel's
+/// entry on a given schedule): the one it defines, or none.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __lanes_iterate {
+macro_rules! __optional_entry {
     () => {
         None
     };

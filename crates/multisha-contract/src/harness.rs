@@ -14,8 +14,8 @@
 
 use crate::{
     BlockBytes, Compression, CpuFeatures, Declaration, HmacKeys, Kernel, KernelFn, LaneKernel,
-    OutputSpec, Sha1Compression, Sha256Compression, Sha512Compression, SingleKernel, Word,
-    WorkspaceBuffer, hmac_block, write_digest,
+    OutputSpec, Sha1Compression, Sha256Compression, Sha512Compression, SingleConstantFn,
+    SingleKernel, Word, WorkspaceBuffer, hmac_block, write_digest,
 };
 use sha2::Digest as _;
 use std::vec::Vec;
@@ -428,6 +428,73 @@ pub unsafe fn kernel_suite<A: Reference>(label: &str, kernel: KernelFn<A>) -> us
         + fips_examples::<A>(label, kernel)
 }
 
+/// Checks a single-message kernel's entry on a given schedule: on the reference schedule of
+/// random blocks and of the one-block padding block, from random states, against the
+/// reference compression of the block; then every length of the sweep through
+/// [`OneShot::hash_entries`](crate::OneShot::hash_entries), which takes it for one-block
+/// messages, against the reference digest. Returns how many checks passed.
+///
+/// # Safety
+/// The CPU must support every feature `kernel` and `constant` require.
+pub unsafe fn constant_suite<A: Reference>(
+    label: &str,
+    kernel: KernelFn<A>,
+    constant: SingleConstantFn<A>,
+) -> usize {
+    let mut rng = TestRng::new(0x5eed_000c);
+    let output = &A::OUTPUTS[0];
+    let mut checks = 0;
+    let len = <A::Block as BlockBytes>::LEN;
+    let mut padding = vec![0u8; len];
+    padding[0] = 0x80;
+    let bits = (len as u128 * 8).to_be_bytes();
+    padding[len - bits.len().min(A::LENGTH_BYTES)..]
+        .copy_from_slice(&bits[bits.len() - bits.len().min(A::LENGTH_BYTES)..]);
+    for round in 0..64 {
+        let bytes = if round == 0 {
+            padding.clone()
+        } else {
+            rng.bytes(len)
+        };
+        let (blocks, _) = A::Block::split(&bytes);
+        let mut state = output.iv;
+        A::compress(&mut state, A::Block::split(&rng.bytes(len)).0);
+        let mut want = state;
+        A::compress(&mut want, blocks);
+        let mut got = state;
+        // SAFETY: the caller guarantees the CPU runs `constant`.
+        unsafe { constant(&mut got, &A::reference_schedule(&blocks[0])) };
+        assert!(
+            got == want,
+            "{label}: the entry on a given schedule differs from the kernel (round {round})"
+        );
+        if round == 0 {
+            assert_eq!(
+                A::reference_schedule(&blocks[0])[..],
+                A::ONE_BLOCK_PADDING[..],
+                "{label}: the one-block padding schedule"
+            );
+        }
+        checks += 1;
+    }
+    let max = max_sweep_len::<A>();
+    let data = rng.bytes(max);
+    let mut buffers = crate::OneShot::<A>::new();
+    for len in 0..=max {
+        let mut got = vec![0u8; output.len];
+        // SAFETY: the caller guarantees the CPU runs both entries.
+        unsafe { buffers.hash_entries(kernel, Some(constant), output.iv, &data[..len], &mut got) };
+        let want = A::digest(output.id, &data[..len]);
+        assert_eq!(
+            hex(&got),
+            hex(&want),
+            "{label}: {len} bytes through the one-shot buffers with the entry on a schedule"
+        );
+        checks += 1;
+    }
+    checks
+}
+
 /// One [`OneShot`](crate::OneShot) for message after message, the way a batch runs one by
 /// one: every length of the sweep, longest first, so tails of two padding blocks come before
 /// tails of one and a second block left dirty would show.
@@ -757,7 +824,11 @@ pub fn declaration_suite<A: Reference>(declaration: &Declaration<A>) -> Option<u
         // SAFETY: the CPU has every feature the declaration requires, and the declaration
         // macro gave the kernel exactly those `#[target_feature]`s.
         Kernel::Single(kernel) => unsafe {
-            kernel_suite::<A>(&label, kernel.compress) + iterate_suite::<A>(&label, kernel)
+            kernel_suite::<A>(&label, kernel.compress)
+                + iterate_suite::<A>(&label, kernel)
+                + kernel.constant.map_or(0, |constant| {
+                    constant_suite::<A>(&label, kernel.compress, constant)
+                })
         },
         // SAFETY: as above.
         Kernel::Lanes(kernel) => unsafe {

@@ -56,8 +56,8 @@ pub mod harness;
 pub mod wipe_observer;
 
 pub use compression::{
-    Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OutputSpec, State,
-    Word,
+    Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OutputSpec,
+    SingleConstantFn, State, Word,
 };
 pub use cost::Cost;
 pub use cpu::{CpuFeatures, Feature, MaskError, parse_mask, str_eq};

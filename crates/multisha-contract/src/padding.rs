@@ -1,7 +1,7 @@
 //! Merkle–Damgård padding shared by the streaming hashers, the one-shot functions and the
 //! batch paths.
 
-use crate::{BlockBytes, Compression, KernelFn, Word, WorkspaceBuffer};
+use crate::{BlockBytes, Compression, KernelFn, SingleConstantFn, Word, WorkspaceBuffer};
 use zeroize::Zeroize;
 
 /// Pads the last partial block of a message into `padded`, and returns how many of its two
@@ -237,8 +237,38 @@ impl<A: Compression> OneShot<A> {
     /// The CPU must support every feature `kernel` requires.
     #[inline(always)]
     pub unsafe fn hash(&mut self, kernel: KernelFn<A>, iv: A::State, data: &[u8], out: &mut [u8]) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.hash_entries(kernel, None, iv, data, out) };
+    }
+
+    /// [`hash`](Self::hash) with the kernel's entry on a given schedule, if it has one: a
+    /// message of exactly one block then ends on [`Compression::ONE_BLOCK_PADDING`], with no
+    /// padding block built or wiped.
+    ///
+    /// # Safety
+    /// The CPU must support every feature `kernel` and `constant` require.
+    #[inline(always)]
+    pub unsafe fn hash_entries(
+        &mut self,
+        kernel: KernelFn<A>,
+        constant: Option<SingleConstantFn<A>>,
+        iv: A::State,
+        data: &[u8],
+        out: &mut [u8],
+    ) {
         let (blocks, tail) = A::Block::split(data);
         let mut state = iv;
+        // The length first: one compare with a constant on every other message.
+        if let (true, Some(constant)) = (data.len() == <A::Block as BlockBytes>::LEN, constant) {
+            // SAFETY: the caller guarantees the CPU runs both entries.
+            unsafe {
+                kernel(&mut state, blocks, &mut self.workspace);
+                constant(&mut state, A::ONE_BLOCK_PADDING);
+            }
+            write_digest(state.as_ref(), out);
+            state.as_mut().zeroize();
+            return;
+        }
         if !blocks.is_empty() {
             // SAFETY: the caller guarantees the CPU runs `kernel`.
             unsafe { kernel(&mut state, blocks, &mut self.workspace) };

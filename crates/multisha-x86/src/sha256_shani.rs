@@ -168,6 +168,32 @@ multisha_contract::declare_variant! {
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         cost: { call: 2.0, step: 33.0, message: 12.0 },
+        constant:
+        /// One compression of `state` on the expanded schedule `w[0..64]` (the constant padding
+        /// block of a one-block message): the rounds alone, `w + K` loaded four words at a time,
+        /// nothing to schedule and nothing built in memory, so back-to-back messages overlap.
+        #[inline(never)]
+        pub fn compress_constant(state: &mut [u32; 8], w: &[u32]) {
+            let w: &[u32; 64] = w.try_into().expect("a 64-word schedule");
+            let (mut abef, mut cdgh) = to_shani!(state);
+            let (abef_in, cdgh_in) = (abef, cdgh);
+            for i in 0..16 {
+                // SAFETY: words 4i..4i+4 (i < 16) of the 64-word schedule and of `SHA256_K`:
+                // unaligned 16-byte loads.
+                let (w, k) = unsafe {
+                    (
+                        _mm_loadu_si128(w.as_ptr().add(4 * i).cast()),
+                        _mm_loadu_si128(SHA256_K.as_ptr().add(4 * i).cast()),
+                    )
+                };
+                let wk = _mm_add_epi32(w, k);
+                cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+                abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32::<0x0e>(wk));
+            }
+            abef = _mm_add_epi32(abef, abef_in);
+            cdgh = _mm_add_epi32(cdgh, cdgh_in);
+            from_shani!(abef, cdgh, state);
+        }
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
     #[inline(never)]

@@ -32,7 +32,7 @@
 //!   message data: each is wiped once per batch call (a tail buffer is overwritten, not wiped,
 //!   between messages), the lane buffers only in the slots the batch used.
 
-use crate::dispatch::Ladder;
+use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
 use multisha_contract::{
     BlockBytes, Compression, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, OneShot,
@@ -68,7 +68,8 @@ fn window_offset(key: u64) -> usize {
 }
 
 /// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
-/// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.
+/// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`, the installed
+/// kernel, with the installed entry on a given schedule (one-block messages).
 ///
 /// # Safety
 /// Every kernel must run on this CPU (they come from the dispatcher or a pinned variant, which
@@ -103,11 +104,17 @@ pub(crate) unsafe fn execute<H, M, D>(
             }
             Runner::OneByOne => {
                 let mut buffers = OneShot::<H::Compression>::new();
+                let constant = dispatch::installed_constant::<H::Compression>();
                 while let Some(index) = batch.next_job() {
                     // SAFETY: the single-message kernel comes from the dispatcher, which checks
                     // the CPU.
                     let digest = unsafe {
-                        crate::oneshot::hash_in::<H>(&mut buffers, single, messages.get(index))
+                        crate::oneshot::hash_in::<H>(
+                            &mut buffers,
+                            single,
+                            constant,
+                            messages.get(index),
+                        )
                     };
                     batch.digests.put(index, &digest);
                 }
@@ -125,7 +132,8 @@ std::thread_local! {
     pub(crate) static LANE_STAGES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
-/// One message after the other through the single-message kernel. Inlined: on the smallest
+/// One message after the other through the single-message kernel `single`, the installed
+/// one, with its entry on a given schedule for one-block messages. Inlined: on the smallest
 /// batches, which go one by one straight from `hash_many`, a call more was 28 of the 91
 /// instructions a batch of two executes beyond a loop of one-shot calls.
 #[inline(always)]
@@ -139,9 +147,12 @@ where
     // loop of one-shot calls, which does both per message, executes 2.5% more instructions on
     // 7 x 32 B SHA-256 through `unroll8`, a kernel that uses the workspace).
     let mut buffers = OneShot::<H::Compression>::new();
+    let constant = dispatch::installed_constant::<H::Compression>();
     for i in 0..messages.count() {
         // SAFETY: the single-message kernel comes from the dispatcher, which checks the CPU.
-        let digest = unsafe { crate::oneshot::hash_in::<H>(&mut buffers, single, messages.get(i)) };
+        let digest = unsafe {
+            crate::oneshot::hash_in::<H>(&mut buffers, single, constant, messages.get(i))
+        };
         digests.put(i, &digest);
     }
 }

@@ -22,7 +22,9 @@ use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, AtomicUsize, Ordering};
 use digest::array::{Array, ArraySize};
 use digest::block_buffer::BlockSizes;
-use multisha_contract::{Compression, Cost, Kernel, KernelFn, SingleKernel, State};
+use multisha_contract::{
+    Compression, Cost, Kernel, KernelFn, SingleConstantFn, SingleKernel, State,
+};
 use multisha_plan::{Costs, PlanMemo};
 
 /// The slot's key: a compression function the registry carries, with its run-time handle,
@@ -71,6 +73,9 @@ impl Point {
 pub struct Slot<A: Compression> {
     /// The single-message kernel calls go through: the probe until the first call.
     kernel: AtomicPtr<()>,
+    /// The installed kernel's entry on a given schedule (a `SingleConstantFn<A>`), null when
+    /// it has none: stored with `kernel`, before the selection.
+    constant: AtomicPtr<()>,
     /// The single-message interface's choice (the source of truth `kernel` caches).
     single: Point,
     /// The many-message interface's choice.
@@ -152,6 +157,7 @@ impl<A: Keyed> Slot<A> {
     pub(crate) const fn new() -> Self {
         Self {
             kernel: AtomicPtr::new(probe::<A> as KernelFn<A> as *mut ()),
+            constant: AtomicPtr::new(core::ptr::null_mut()),
             single: Point::new(),
             many: Point::new(),
             lock: AtomicBool::new(false),
@@ -213,10 +219,15 @@ impl<A: Keyed> Slot<A> {
     fn store(&self, variant: &'static Variant, reason: Reason) {
         if variant.interface() == Interface::Single {
             self.estimate.set(variant.estimated_cost());
-            self.kernel.store(
-                kernel_of::<A>(variant).compress as *mut (),
-                Ordering::Release,
-            );
+            let kernel = kernel_of::<A>(variant);
+            let constant = kernel
+                .constant
+                .map_or(core::ptr::null_mut(), |f| f as *mut ());
+            // A reader may pair the old kernel with the new entry (or the reverse) while a
+            // choice is forced: both run on this CPU and compute the same function.
+            self.constant.store(constant, Ordering::Release);
+            self.kernel
+                .store(kernel.compress as *mut (), Ordering::Release);
         }
         #[cfg(test)]
         tests::between_stores();
@@ -403,6 +414,16 @@ pub(crate) fn installed<A: Keyed>() -> KernelFn<A> {
     // SAFETY: the slot only ever holds `KernelFn<A>` pointers (the probe or a kernel of a
     // variant of `A`), stored as `*mut ()`.
     unsafe { core::mem::transmute::<*mut (), KernelFn<A>>(ptr) }
+}
+
+/// The installed kernel's entry on a given schedule, if it has one (and none before the
+/// first call has installed a kernel): one relaxed load.
+#[inline(always)]
+pub(crate) fn installed_constant<A: Keyed>() -> Option<SingleConstantFn<A>> {
+    let ptr = A::slot().constant.load(Ordering::Relaxed);
+    // SAFETY: the slot only ever holds null or a `SingleConstantFn<A>` pointer (the entry of
+    // a variant of `A` the CPU runs), stored as `*mut ()`.
+    (!ptr.is_null()).then(|| unsafe { core::mem::transmute::<*mut (), SingleConstantFn<A>>(ptr) })
 }
 
 /// The chosen kernel of `A`, never the probe (the first call resolves the choice): what the
