@@ -32,11 +32,11 @@
 //!   message data: each is wiped once per batch call (a tail buffer is overwritten, not wiped,
 //!   between messages), the lane buffers only in the slots the batch used.
 
-use crate::dispatch::{self, Ladder};
+use crate::dispatch::{self, Keyed, Ladder};
 use crate::hash_function::HashFunction;
 use multisha_contract::{
     BlockBytes, Compression, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, OneShot,
-    WorkspaceBuffer, pad_into, write_digest,
+    SingleConstantFn, WorkspaceBuffer, pad_into, write_digest,
 };
 use multisha_plan::shape::{WINDOW, message_blocks, rotates, window_of};
 use multisha_plan::{Plan, Runner};
@@ -68,8 +68,7 @@ fn window_offset(key: u64) -> usize {
 }
 
 /// Hashes `messages` into `digests` as `plan` says: its lane stages on `ladder`'s kernels
-/// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`, the installed
-/// kernel, with the installed entry on a given schedule (one-block messages).
+/// (indexed as the plan's [`Runner::Lanes`]), its one-by-one stages on `single`.
 ///
 /// # Safety
 /// Every kernel must run on this CPU (they come from the dispatcher or a pinned variant, which
@@ -77,7 +76,7 @@ fn window_offset(key: u64) -> usize {
 pub(crate) unsafe fn execute<H, M, D>(
     plan: &Plan,
     ladder: &Ladder<H::Compression>,
-    single: KernelFn<H::Compression>,
+    single: OneByOne<H::Compression>,
     messages: &M,
     digests: &mut D,
 ) where
@@ -104,14 +103,14 @@ pub(crate) unsafe fn execute<H, M, D>(
             }
             Runner::OneByOne => {
                 let mut buffers = OneShot::<H::Compression>::new();
-                let constant = dispatch::installed_constant::<H::Compression>();
+                let OneByOne { kernel, constant } = single;
                 while let Some(index) = batch.next_job() {
                     // SAFETY: the single-message kernel comes from the dispatcher, which checks
                     // the CPU.
                     let digest = unsafe {
                         crate::oneshot::hash_in::<H>(
                             &mut buffers,
-                            single,
+                            kernel,
                             constant,
                             messages.get(index),
                         )
@@ -126,18 +125,37 @@ pub(crate) unsafe fn execute<H, M, D>(
     // it, leaving an unwiped copy of the lanes' states in this frame.
 }
 
+/// The single-message kernel a batch runs its one-by-one messages on, with its entry on a
+/// given schedule (one-block messages): both read from the slot once per batch, by the batch's
+/// caller, so that the executor reads no dispatcher state of its own.
+#[derive(Clone, Copy)]
+pub(crate) struct OneByOne<A: Compression> {
+    kernel: KernelFn<A>,
+    constant: Option<SingleConstantFn<A>>,
+}
+
+impl<A: Keyed> OneByOne<A> {
+    /// The installed kernel (resolving the choice on first use) and its entry.
+    #[inline(always)]
+    pub(crate) fn installed() -> Self {
+        Self {
+            kernel: dispatch::current::<A>(),
+            constant: dispatch::installed_constant::<A>(),
+        }
+    }
+}
+
 #[cfg(test)]
 std::thread_local! {
     /// Lane stages this thread's batches ran (tests: whether a batch reached the lanes).
     pub(crate) static LANE_STAGES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
-/// One message after the other through the single-message kernel `single`, the installed
-/// one, with its entry on a given schedule for one-block messages. Inlined: on the smallest
+/// One message after the other through the single-message kernel `single`. Inlined: on the smallest
 /// batches, which go one by one straight from `hash_many`, a call more was 28 of the 91
 /// instructions a batch of two executes beyond a loop of one-shot calls.
 #[inline(always)]
-pub(crate) fn serial<H, M, D>(single: KernelFn<H::Compression>, messages: &M, digests: &mut D)
+pub(crate) fn serial<H, M, D>(single: OneByOne<H::Compression>, messages: &M, digests: &mut D)
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -147,11 +165,11 @@ where
     // loop of one-shot calls, which does both per message, executes 2.5% more instructions on
     // 7 x 32 B SHA-256 through `unroll8`, a kernel that uses the workspace).
     let mut buffers = OneShot::<H::Compression>::new();
-    let constant = dispatch::installed_constant::<H::Compression>();
+    let OneByOne { kernel, constant } = single;
     for i in 0..messages.count() {
         // SAFETY: the single-message kernel comes from the dispatcher, which checks the CPU.
         let digest = unsafe {
-            crate::oneshot::hash_in::<H>(&mut buffers, single, constant, messages.get(i))
+            crate::oneshot::hash_in::<H>(&mut buffers, kernel, constant, messages.get(i))
         };
         digests.put(i, &digest);
     }

@@ -19,7 +19,7 @@ pub(crate) mod audit;
 pub(crate) mod calibrate;
 pub(crate) mod executor;
 
-pub(crate) use executor::{Digests, Flat, Messages};
+pub(crate) use executor::{Digests, Flat, Messages, OneByOne};
 use multisha_plan::Costs;
 use multisha_plan::Remembered;
 
@@ -27,7 +27,7 @@ use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
 use crate::hash_function::Registered;
 use crate::registry::Variant;
-use multisha_contract::{BlockBytes, Compression, Kernel, KernelFn};
+use multisha_contract::{BlockBytes, Compression, Kernel};
 use multisha_plan::shape::message_blocks;
 use multisha_plan::{Plan, Runner};
 use multisha_plan::{Shape, Tail};
@@ -62,7 +62,7 @@ where
     check_lengths::<H>(messages.count(), digests.count());
     let lens = |i| messages.get(i).len();
     let run = Run::<H, M, D> {
-        single: dispatch::current::<H::Compression>(),
+        single: OneByOne::installed(),
         messages,
         digests,
     };
@@ -88,7 +88,7 @@ pub(crate) trait Destination<A: Compression> {
 
 /// A batch run: the [`Destination`] of the batch functions.
 struct Run<'a, H: HashFunction, M: ?Sized, D: ?Sized> {
-    single: KernelFn<H::Compression>,
+    single: OneByOne<H::Compression>,
     messages: &'a M,
     digests: &'a mut D,
 }
@@ -305,7 +305,7 @@ where
     let declaration = variant
         .declaration::<H::Compression>()
         .expect("a variant of this algorithm");
-    let single = dispatch::current::<H::Compression>();
+    let single = OneByOne::<H::Compression>::installed();
     match declaration.kernel {
         Kernel::Lanes(_) => {
             let plan = Plan::all_on(Runner::Lanes(0), messages.count(), 0.0);
@@ -357,7 +357,7 @@ pub(crate) fn for_every_plan<H: HashFunction>(
 ) {
     let mut digests = std::vec![H::ZERO; messages.len()];
     let ladder = dispatch::ladder::<H::Compression>();
-    let single = dispatch::current::<H::Compression>();
+    let single = OneByOne::<H::Compression>::installed();
     for plan in multisha_plan::every_plan_shape(ladder.len(), messages.len()) {
         digests.fill(H::ZERO);
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher.
