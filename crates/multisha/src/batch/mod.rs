@@ -27,6 +27,7 @@ use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
 use crate::hash_function::Registered;
 use crate::registry::Variant;
+use core::marker::PhantomData;
 use multisha_contract::{BlockBytes, Compression, Kernel};
 use multisha_plan::shape::message_blocks;
 use multisha_plan::{Plan, Runner};
@@ -62,9 +63,9 @@ where
     check_lengths::<H>(messages.count(), digests.count());
     let lens = |i| messages.get(i).len();
     let run = Run::<H, M, D> {
-        single: OneByOne::installed(),
         messages,
         digests,
+        hash: PhantomData,
     };
     route::<H::Compression, _>(messages.count(), lens, || messages.equal_len(), run);
 }
@@ -86,11 +87,13 @@ pub(crate) trait Destination<A: Compression> {
     fn plan(self, plan: &Plan, measured: bool) -> Self::Out;
 }
 
-/// A batch run: the [`Destination`] of the batch functions.
+/// A batch run: the [`Destination`] of the batch functions. The single-message kernel is read
+/// from the slot where a batch goes one by one or to a plan, not before: carried through the
+/// decision, it cost 15 ns on 8 SHA-1 messages of 0-200 bytes (`small_batches`).
 struct Run<'a, H: HashFunction, M: ?Sized, D: ?Sized> {
-    single: OneByOne<H::Compression>,
     messages: &'a M,
     digests: &'a mut D,
+    hash: PhantomData<H>,
 }
 
 impl<H, M, D> Destination<H::Compression> for Run<'_, H, M, D>
@@ -109,17 +112,15 @@ where
 
     #[inline(always)]
     fn one_by_one(self, _: Option<(&Costs, bool)>) {
-        executor::serial::<H, M, D>(self.single, self.messages, self.digests);
+        executor::serial::<H, M, D>(OneByOne::installed(), self.messages, self.digests);
     }
 
     #[inline(always)]
     fn plan(self, plan: &Plan, _: bool) {
-        let ladder = dispatch::ladder::<H::Compression>();
+        let (ladder, single) = (dispatch::ladder::<H::Compression>(), OneByOne::installed());
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
         // which checked that the CPU runs them.
-        unsafe {
-            executor::execute::<H, M, D>(plan, &ladder, self.single, self.messages, self.digests)
-        }
+        unsafe { executor::execute::<H, M, D>(plan, &ladder, single, self.messages, self.digests) }
     }
 }
 
