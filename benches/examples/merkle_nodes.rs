@@ -9,9 +9,9 @@
 //! and data land sets it, not the plan. One process shows one draw of that; the median over
 //! several shows what a program meets typically.
 
+use multisha_benches::processes::{child_rows, median, processes_arg};
 use multisha_benches::{NODE_COUNTS, node_contenders, nodes};
 use std::hint::black_box;
-use std::process::Command;
 use std::time::Instant;
 
 /// Steps of the dependent chain per timed call.
@@ -68,31 +68,8 @@ fn main() {
         }
         return;
     }
-    let processes = args.iter().position(|a| a == "--processes").map_or(9, |i| {
-        args[i + 1].parse().expect("--processes takes a number")
-    });
-    let exe = std::env::current_exe().expect("this program's path");
-    let mut runs: Vec<Vec<Vec<f64>>> = Vec::new();
-    for _ in 0..processes {
-        let output = Command::new(&exe)
-            .arg("--child")
-            .output()
-            .expect("a child process");
-        let text = String::from_utf8_lossy(&output.stdout);
-        runs.push(
-            text.lines()
-                .map(|line| {
-                    line.split(' ')
-                        .map(|ns| ns.parse::<f64>().expect("nanoseconds"))
-                        .collect()
-                })
-                .collect(),
-        );
-    }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
+    let processes = processes_arg(&args, 9);
+    let runs = child_rows(processes);
     let names: Vec<&str> = node_contenders().iter().map(|c| c.name).collect();
     println!(
         "ns per node, median of {processes} processes (each the fastest of 15 rounds); ratio: {} / {} speed",

@@ -9,8 +9,8 @@
 
 use multisha::HashFunction;
 use multisha::engine::{Algorithm, calibrate};
+use multisha_benches::processes::{child_rows, median, processes_arg};
 use std::hint::black_box;
-use std::process::Command;
 use std::time::Instant;
 
 /// How one shape is timed: its messages and the calls per round, to (batch, loop) nanoseconds.
@@ -101,34 +101,14 @@ fn main() {
         }
         return;
     }
-    let processes = args.iter().position(|a| a == "--processes").map_or(9, |i| {
-        args[i + 1].parse().expect("--processes takes a number")
-    });
-    let exe = std::env::current_exe().expect("this program's path");
+    let processes = processes_arg(&args, 9);
+    let runs = child_rows(processes);
     let shapes = shapes();
-    let mut times = vec![Vec::new(); shapes.len()];
-    for _ in 0..processes {
-        let output = Command::new(&exe)
-            .arg("--child")
-            .output()
-            .expect("a child process");
-        let text = String::from_utf8_lossy(&output.stdout);
-        for (k, line) in text.lines().enumerate() {
-            let mut parts = line
-                .split(' ')
-                .map(|p| p.parse::<f64>().expect("nanoseconds"));
-            let (batch, looped) = (parts.next().expect("batch"), parts.next().expect("loop"));
-            times[k].push((batch, looped));
-        }
-    }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     println!("median of {processes} processes, each the fastest of 21 rounds:");
-    for ((name, _, _), t) in shapes.iter().zip(times) {
-        let batch = median(t.iter().map(|x| x.0).collect());
-        let ratio = median(t.iter().map(|x| x.0 / x.1).collect());
+    for (k, (name, _, _)) in shapes.iter().enumerate() {
+        // Row `k` of each process: the batch's time, then the loop's.
+        let batch = median(runs.iter().map(|run| run[k][0]).collect());
+        let ratio = median(runs.iter().map(|run| run[k][0] / run[k][1]).collect());
         println!("  {name:<22} {batch:>7.0} ns   {ratio:.3}x the loop");
     }
 }

@@ -10,6 +10,7 @@ pub mod counter;
 mod kdf;
 mod merkle;
 pub mod pbkdf2_multisha;
+pub mod processes;
 mod regret;
 mod short_paths;
 pub mod timing;

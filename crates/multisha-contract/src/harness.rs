@@ -423,16 +423,17 @@ fn fips_examples<A: Compression>(label: &str, kernel: KernelFn<A>) -> usize {
 /// The CPU must support every feature `kernel` requires.
 pub unsafe fn kernel_suite<A: Reference>(label: &str, kernel: KernelFn<A>) -> usize {
     length_sweep::<A>(label, kernel)
-        + reused_buffers::<A>(label, kernel)
+        // SAFETY: the caller guarantees the CPU runs `kernel`.
+        + unsafe { reused_buffers::<A>(label, kernel, None) }
         + multi_block::<A>(label, kernel)
         + fips_examples::<A>(label, kernel)
 }
 
 /// Checks a single-message kernel's entry on a given schedule: on the reference schedule of
 /// random blocks and of the one-block padding block, from random states, against the
-/// reference compression of the block; then every length of the sweep through
-/// [`OneShot::hash_entries`](crate::OneShot::hash_entries), which takes it for one-block
-/// messages, against the reference digest. Returns how many checks passed.
+/// reference compression of the block; then every length of the sweep through reused
+/// [`OneShot`](crate::OneShot) buffers with it, which take it for one-block messages,
+/// against the reference digest. Returns how many checks passed.
 ///
 /// # Safety
 /// The CPU must support every feature `kernel` and `constant` require.
@@ -477,28 +478,22 @@ pub unsafe fn constant_suite<A: Reference>(
         }
         checks += 1;
     }
-    let max = max_sweep_len::<A>();
-    let data = rng.bytes(max);
-    let mut buffers = crate::OneShot::<A>::new();
-    for len in 0..=max {
-        let mut got = vec![0u8; output.len];
-        // SAFETY: the caller guarantees the CPU runs both entries.
-        unsafe { buffers.hash_entries(kernel, Some(constant), output.iv, &data[..len], &mut got) };
-        let want = A::digest(output.id, &data[..len]);
-        assert_eq!(
-            hex(&got),
-            hex(&want),
-            "{label}: {len} bytes through the one-shot buffers with the entry on a schedule"
-        );
-        checks += 1;
-    }
-    checks
+    // SAFETY: the caller guarantees the CPU runs both entries.
+    checks + unsafe { reused_buffers::<A>(label, kernel, Some(constant)) }
 }
 
 /// One [`OneShot`](crate::OneShot) for message after message, the way a batch runs one by
 /// one: every length of the sweep, longest first, so tails of two padding blocks come before
-/// tails of one and a second block left dirty would show.
-fn reused_buffers<A: Reference>(label: &str, kernel: KernelFn<A>) -> usize {
+/// tails of one and a second block left dirty would show; with `constant`, the kernel's entry
+/// on a given schedule takes the one-block message.
+///
+/// # Safety
+/// The CPU must support every feature `kernel` and `constant` require.
+unsafe fn reused_buffers<A: Reference>(
+    label: &str,
+    kernel: KernelFn<A>,
+    constant: Option<SingleConstantFn<A>>,
+) -> usize {
     let mut rng = TestRng::new(0x5eed_0005);
     let max = max_sweep_len::<A>();
     let data = rng.bytes(max);
@@ -507,13 +502,18 @@ fn reused_buffers<A: Reference>(label: &str, kernel: KernelFn<A>) -> usize {
     let mut checks = 0;
     for len in (0..=max).rev() {
         let mut got = vec![0u8; output.len];
-        // SAFETY: the caller guarantees the CPU runs `kernel`.
-        unsafe { buffers.hash(kernel, output.iv, &data[..len], &mut got) };
+        // SAFETY: the caller guarantees the CPU runs both entries.
+        unsafe { buffers.hash_entries(kernel, constant, output.iv, &data[..len], &mut got) };
         let want = A::digest(output.id, &data[..len]);
         assert_eq!(
             hex(&got),
             hex(&want),
-            "{label}: {len} bytes through reused one-shot buffers"
+            "{label}: {len} bytes through reused one-shot buffers{}",
+            if constant.is_some() {
+                " with the entry on a given schedule"
+            } else {
+                ""
+            }
         );
         checks += 1;
     }

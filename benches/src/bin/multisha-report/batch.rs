@@ -3,7 +3,7 @@
 //! calibrated to a sample length, then sampled in interleaved rounds (the order rotating each
 //! round), the median kept, as for the other tables.
 
-use crate::measure::{Plan, Stat, calibrate, time};
+use crate::measure::{Plan, Stat, interleaved};
 use crate::progress::Progress;
 use multisha::engine::{Algorithm, Function};
 use multisha_benches::{BatchContender, BatchShape, Kind, Output};
@@ -72,24 +72,8 @@ pub(crate) fn measure(
                 [0; 64]
             }
         };
-        let n = contenders.len();
-        let iterations: Vec<u64> = (0..n)
-            .map(|i| calibrate(&run(i), &[], plan.sample_ticks))
-            .collect();
-        let mut samples = vec![Vec::with_capacity(plan.rounds); n];
-        for round in 0..plan.rounds {
-            for k in 0..n {
-                let i = (k + round) % n;
-                let ticks = time(&run(i), &[], iterations[i]);
-                samples[i].push(ticks as f64 / iterations[i] as f64);
-            }
-        }
-        rows.push((
-            shape.label.clone(),
-            shape.bytes(),
-            shape.equal_len,
-            samples.into_iter().map(Stat::of).collect(),
-        ));
+        let stats = interleaved(contenders.len(), plan, run);
+        rows.push((shape.label.clone(), shape.bytes(), shape.equal_len, stats));
     }
     Ok(BatchReport {
         algorithm,

@@ -69,3 +69,25 @@ pub(crate) fn measure(
         })
         .collect()
 }
+
+/// One `Stat` per way of `n`: `way(i)` (a timing closure over no data) calibrated to a
+/// sample, then sampled in interleaved rounds, the order rotating each round; the median
+/// kept. What the batch and Merkle sections measure with.
+pub(crate) fn interleaved<F: Fn(&[u8]) -> multisha_benches::Output>(
+    n: usize,
+    plan: Plan,
+    way: impl Fn(usize) -> F,
+) -> Vec<Stat> {
+    let iterations: Vec<u64> = (0..n)
+        .map(|i| calibrate(&way(i), &[], plan.sample_ticks))
+        .collect();
+    let mut samples = vec![Vec::with_capacity(plan.rounds); n];
+    for round in 0..plan.rounds {
+        for k in 0..n {
+            let i = (k + round) % n;
+            let ticks = time(&way(i), &[], iterations[i]);
+            samples[i].push(ticks as f64 / iterations[i] as f64);
+        }
+    }
+    samples.into_iter().map(Stat::of).collect()
+}

@@ -2,7 +2,7 @@
 //! one node to a level of 65,536, and a dependent chain of single nodes (a proof check); the
 //! contenders checked against RustCrypto, then sampled in interleaved rounds as elsewhere.
 
-use crate::measure::{Plan, Stat, calibrate, time};
+use crate::measure::{Plan, Stat, interleaved};
 use crate::progress::Progress;
 use multisha_benches::{NODE_COUNTS, NodeContender, node_contenders, nodes};
 use sha2::Digest;
@@ -80,31 +80,17 @@ pub(crate) fn measure(plan: Plan, progress: &mut Progress) -> Result<MerkleRepor
     })
 }
 
-/// One `Stat` per contender: `run(i, contender)` calibrated to a sample, then sampled in
-/// interleaved rounds, the order rotating each round.
+/// One `Stat` per contender: `run(i, contender)` timed in interleaved rounds.
 fn sample(
     contenders: &[NodeContender],
     plan: Plan,
     run: impl Fn(usize, &NodeContender),
 ) -> Vec<Stat> {
-    let timed = |i: usize| {
-        let run = &run;
+    let run = &run;
+    interleaved(contenders.len(), plan, |i| {
         move |_: &[u8]| -> multisha_benches::Output {
             run(i, &contenders[i]);
             [0; 64]
         }
-    };
-    let n = contenders.len();
-    let iterations: Vec<u64> = (0..n)
-        .map(|i| calibrate(&timed(i), &[], plan.sample_ticks))
-        .collect();
-    let mut samples = vec![Vec::with_capacity(plan.rounds); n];
-    for round in 0..plan.rounds {
-        for k in 0..n {
-            let i = (k + round) % n;
-            let ticks = time(&timed(i), &[], iterations[i]);
-            samples[i].push(ticks as f64 / iterations[i] as f64);
-        }
-    }
-    samples.into_iter().map(Stat::of).collect()
+    })
 }
