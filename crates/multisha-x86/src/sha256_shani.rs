@@ -22,9 +22,9 @@ use core::arch::x86_64::{
 };
 use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, Sha256Workspace, hmac_template};
 
-/// Four rounds with schedule words `$w` and constants `K[4*$i..4*$i+4]`.
+/// Four rounds with schedule words `$w` and constants `K[4*$i..4*$i+4]` (`$i` < 16).
 macro_rules! rounds4 {
-    ($abef:ident, $cdgh:ident, $w:expr, $i:literal) => {
+    ($abef:ident, $cdgh:ident, $w:expr, $i:expr) => {
         // SAFETY: `SHA256_K` has 64 words, so words 4i..4i+4 (i < 16) are readable.
         let k = unsafe { _mm_loadu_si128(SHA256_K.as_ptr().add(4 * $i).cast()) };
         let wk = _mm_add_epi32($w, k);
@@ -178,17 +178,10 @@ multisha_contract::declare_variant! {
             let (mut abef, mut cdgh) = to_shani!(state);
             let (abef_in, cdgh_in) = (abef, cdgh);
             for i in 0..16 {
-                // SAFETY: words 4i..4i+4 (i < 16) of the 64-word schedule and of `SHA256_K`:
-                // unaligned 16-byte loads.
-                let (w, k) = unsafe {
-                    (
-                        _mm_loadu_si128(w.as_ptr().add(4 * i).cast()),
-                        _mm_loadu_si128(SHA256_K.as_ptr().add(4 * i).cast()),
-                    )
-                };
-                let wk = _mm_add_epi32(w, k);
-                cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
-                abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32::<0x0e>(wk));
+                // SAFETY: words 4i..4i+4 (i < 16) of the 64-word schedule: an unaligned
+                // 16-byte load.
+                let words = unsafe { _mm_loadu_si128(w.as_ptr().add(4 * i).cast()) };
+                rounds4!(abef, cdgh, words, i);
             }
             abef = _mm_add_epi32(abef, abef_in);
             cdgh = _mm_add_epi32(cdgh, cdgh_in);
