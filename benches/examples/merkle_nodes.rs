@@ -10,12 +10,9 @@
 //! several shows what a program meets typically.
 
 use multisha_benches::processes::{child_rows, median, processes_arg};
-use multisha_benches::{NODE_COUNTS, node_contenders, nodes};
+use multisha_benches::{CHAIN_STEPS, NODE_COUNTS, node_contenders, nodes};
 use std::hint::black_box;
 use std::time::Instant;
-
-/// Steps of the dependent chain per timed call.
-const CHAIN: usize = 64;
 
 /// The counts measured here: the report's, up to 4,096 nodes.
 fn counts() -> Vec<usize> {
@@ -50,9 +47,9 @@ fn measure() -> Vec<Vec<f64>> {
         for (k, c) in contenders.iter().enumerate() {
             let start = Instant::now();
             for _ in 0..100 {
-                black_box(c.chain(black_box(&start_node), CHAIN));
+                black_box(c.chain(black_box(&start_node), CHAIN_STEPS));
             }
-            best[k] = best[k].min(start.elapsed().as_nanos() as f64 / (100 * CHAIN) as f64);
+            best[k] = best[k].min(start.elapsed().as_nanos() as f64 / (100 * CHAIN_STEPS) as f64);
         }
     }
     rows.push(best);
@@ -78,7 +75,7 @@ fn main() {
     let labels = counts()
         .into_iter()
         .map(|c| format!("{c} nodes"))
-        .chain([format!("chain of {CHAIN}")]);
+        .chain([format!("chain of {CHAIN_STEPS}")]);
     for (r, label) in labels.enumerate() {
         let cell = |k: usize| median(runs.iter().map(|run| run[r][k]).collect());
         let ratio = median(runs.iter().map(|run| run[r][1] / run[r][0]).collect());

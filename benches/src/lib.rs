@@ -21,7 +21,10 @@ pub use kdf::{
     DERIVATIONS, Derivation, PASSWORD, Pbkdf2Contender, Pbkdf2Hash, Pbkdf2Row, SALT, check_pbkdf2,
     measure_pbkdf2, pbkdf2_contenders, pbkdf2_table,
 };
-pub use merkle::{NODE_COUNTS, NodeContender, node_contenders, nodes};
+pub use merkle::{
+    CHAIN_STEPS, NODE_COUNTS, NodeContender, node_contenders, nodes, reference_chain,
+    reference_digests,
+};
 pub use regret::{RegretRow, RegretShape, measure_regret, regret_shapes};
 pub use short_paths::{ShortPath, short_paths};
 

@@ -4,6 +4,7 @@
 //! multi-buffer SHA-256 with the padding block's schedule as a constant), built the way a user
 //! gets it from crates.io.
 
+use sha2::Digest as _;
 use std::sync::Once;
 
 /// Hashes nodes into digests, one digest per node.
@@ -69,6 +70,29 @@ fn hashtree(nodes: &[[u8; 64]], digests: &mut [[u8; 32]]) {
     );
 }
 
+/// Steps of the dependent chain the report and the `merkle_nodes` example time.
+pub const CHAIN_STEPS: usize = 64;
+
+/// RustCrypto's digests of `nodes`: what every contender must give.
+pub fn reference_digests(nodes: &[[u8; 64]]) -> Vec<[u8; 32]> {
+    nodes
+        .iter()
+        .map(|n| sha2::Sha256::digest(n).into())
+        .collect()
+}
+
+/// RustCrypto's last digest of a chain of `steps` nodes from `node`, as
+/// [`NodeContender::chain`] runs it.
+pub fn reference_chain(node: &[u8; 64], steps: usize) -> [u8; 32] {
+    let mut node = *node;
+    let mut digest = [0u8; 32];
+    for _ in 0..steps {
+        digest = sha2::Sha256::digest(node).into();
+        node[..32].copy_from_slice(&digest);
+    }
+    digest
+}
+
 /// The node counts measured: a node alone up to a tree level of 65,536 nodes (4 MiB).
 pub const NODE_COUNTS: [usize; 11] = [1, 2, 3, 4, 8, 16, 32, 64, 256, 4096, 65536];
 
@@ -90,7 +114,6 @@ pub fn nodes(count: usize, seed: u64) -> Vec<[u8; 64]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::Digest;
 
     /// Every contender gives RustCrypto's digests, at every count and on a chain.
     #[test]
@@ -101,10 +124,7 @@ mod tests {
             .chain([5, 17, 33])
         {
             let nodes = nodes(count, count as u64);
-            let want: Vec<[u8; 32]> = nodes
-                .iter()
-                .map(|n| sha2::Sha256::digest(n).into())
-                .collect();
+            let want = reference_digests(&nodes);
             for contender in node_contenders() {
                 let mut got = vec![[0u8; 32]; count];
                 contender.run(&nodes, &mut got);
@@ -112,15 +132,10 @@ mod tests {
             }
         }
         let start = nodes(1, 7)[0];
-        let mut want = start;
-        for _ in 0..5 {
-            let digest: [u8; 32] = sha2::Sha256::digest(want).into();
-            want[..32].copy_from_slice(&digest);
-        }
         for contender in node_contenders() {
             assert_eq!(
-                contender.chain(&start, 5)[..],
-                want[..32],
+                contender.chain(&start, 5),
+                reference_chain(&start, 5),
                 "{}",
                 contender.name
             );

@@ -4,12 +4,11 @@
 
 use crate::measure::{Plan, Stat, interleaved};
 use crate::progress::Progress;
-use multisha_benches::{NODE_COUNTS, NodeContender, node_contenders, nodes};
-use sha2::Digest;
+use multisha_benches::{
+    CHAIN_STEPS, NODE_COUNTS, NodeContender, node_contenders, nodes, reference_chain,
+    reference_digests,
+};
 use std::cell::RefCell;
-
-/// Steps of the dependent chain per timed call.
-pub(crate) const CHAIN_STEPS: usize = 64;
 
 /// The section's measurements.
 #[derive(Debug)]
@@ -29,10 +28,7 @@ pub(crate) fn measure(plan: Plan, progress: &mut Progress) -> Result<MerkleRepor
     for count in NODE_COUNTS {
         progress.step(&format!("sha256 Merkle nodes, {count}"));
         let nodes = nodes(count, count as u64);
-        let want: Vec<[u8; 32]> = nodes
-            .iter()
-            .map(|n| sha2::Sha256::digest(n).into())
-            .collect();
+        let want = reference_digests(&nodes);
         for contender in &contenders {
             let mut got = vec![[0u8; 32]; count];
             contender.run(&nodes, &mut got);
@@ -57,13 +53,9 @@ pub(crate) fn measure(plan: Plan, progress: &mut Progress) -> Result<MerkleRepor
     }
     progress.step("sha256 Merkle nodes, a dependent chain");
     let start = nodes(1, 99)[0];
-    let mut want = start;
-    for _ in 0..CHAIN_STEPS {
-        let digest: [u8; 32] = sha2::Sha256::digest(want).into();
-        want[..32].copy_from_slice(&digest);
-    }
+    let want = reference_chain(&start, CHAIN_STEPS);
     for contender in &contenders {
-        if contender.chain(&start, CHAIN_STEPS)[..] != want[..32] {
+        if contender.chain(&start, CHAIN_STEPS) != want {
             return Err(format!(
                 "Merkle contender `{}` disagrees with RustCrypto on a chain",
                 contender.name

@@ -1,8 +1,8 @@
 //! report.json: the same numbers as report.md, for scripts (ticks are the raw counter unit).
 
 use crate::measure::Stat;
-use crate::merkle::CHAIN_STEPS;
 use crate::results::Report;
+use multisha_benches::CHAIN_STEPS;
 use serde_json::{Value, json};
 
 fn stat(report: &Report, bytes: usize, s: &Stat) -> Value {

@@ -2,8 +2,9 @@
 
 use crate::batch::BatchReport;
 use crate::measure::{Cell, Stat};
-use crate::merkle::{CHAIN_STEPS, MerkleReport};
+use crate::merkle::MerkleReport;
 use crate::results::{AlgoReport, RegretReport, Report, size_label};
+use multisha_benches::CHAIN_STEPS;
 use multisha_benches::Kind;
 use std::fmt::Write;
 
