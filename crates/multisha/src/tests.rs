@@ -535,7 +535,7 @@ fn plans_of_random_cost_tables_give_rustcrypto_digests() {
             .collect();
         let mut rng = harness::TestRng::new(seed);
         let ladder = crate::dispatch::ladder::<H::Compression>();
-        let single = crate::batch::OneByOne::<H::Compression>::installed();
+        let single = crate::batch::OneByOneKernel::<H::Compression>::installed();
         let cost = |rng: &mut harness::TestRng, setup: usize| {
             Cost::new(
                 rng.below(setup + 1) as f32,

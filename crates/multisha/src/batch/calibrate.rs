@@ -240,7 +240,7 @@ mod measure {
         estimated: Costs,
     ) -> Costs {
         let start = Instant::now();
-        let single = executor::OneByOne::<H::Compression>::installed();
+        let single = executor::OneByOneKernel::<H::Compression>::installed();
         // Kernel 0 is the single-message one, kernel k + 1 lane kernel k.
         let kernels = 1 + ladder.len();
         let clock = clock_overhead();
@@ -531,7 +531,7 @@ mod measure {
 
     /// Nanoseconds per message of `blocks` blocks, one by one through `single`.
     fn one_by_one<H: HashFunction>(
-        single: executor::OneByOne<H::Compression>,
+        single: executor::OneByOneKernel<H::Compression>,
         blocks: usize,
         clock: Duration,
     ) -> f32 {
@@ -579,7 +579,7 @@ mod measure {
         }
         let mut digests = [H::ZERO; PADDED_GROUPS * MAX_LANES];
         let plan = Plan::all_on(Runner::Lanes(k), count, 0.0);
-        let single = executor::OneByOne::<H::Compression>::installed();
+        let single = executor::OneByOneKernel::<H::Compression>::installed();
         let start = Instant::now();
         for _ in 0..CALLS {
             // SAFETY: the ladder holds kernels the CPU runs (checked when it was made).

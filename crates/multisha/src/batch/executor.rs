@@ -76,7 +76,7 @@ fn window_offset(key: u64) -> usize {
 pub(crate) unsafe fn execute<H, M, D>(
     plan: &Plan,
     ladder: &Ladder<H::Compression>,
-    single: OneByOne<H::Compression>,
+    single: OneByOneKernel<H::Compression>,
     messages: &M,
     digests: &mut D,
 ) where
@@ -103,7 +103,7 @@ pub(crate) unsafe fn execute<H, M, D>(
             }
             Runner::OneByOne => {
                 let mut buffers = OneShot::<H::Compression>::new();
-                let OneByOne { kernel, constant } = single;
+                let OneByOneKernel { kernel, constant } = single;
                 while let Some(index) = batch.next_job() {
                     // SAFETY: the single-message kernel comes from the dispatcher, which checks
                     // the CPU.
@@ -129,12 +129,12 @@ pub(crate) unsafe fn execute<H, M, D>(
 /// given schedule (one-block messages): both read from the slot once per batch, by the batch's
 /// caller, so that the executor reads no dispatcher state of its own.
 #[derive(Clone, Copy)]
-pub(crate) struct OneByOne<A: Compression> {
+pub(crate) struct OneByOneKernel<A: Compression> {
     kernel: KernelFn<A>,
     constant: Option<SingleConstantFn<A>>,
 }
 
-impl<A: Keyed> OneByOne<A> {
+impl<A: Keyed> OneByOneKernel<A> {
     /// The installed kernel (resolving the choice on first use) and its entry.
     #[inline(always)]
     pub(crate) fn installed() -> Self {
@@ -155,7 +155,7 @@ std::thread_local! {
 /// batches, which go one by one straight from `hash_many`, a call more was 28 of the 91
 /// instructions a batch of two executes beyond a loop of one-shot calls.
 #[inline(always)]
-pub(crate) fn serial<H, M, D>(single: OneByOne<H::Compression>, messages: &M, digests: &mut D)
+pub(crate) fn serial<H, M, D>(single: OneByOneKernel<H::Compression>, messages: &M, digests: &mut D)
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -165,7 +165,7 @@ where
     // loop of one-shot calls, which does both per message, executes 2.5% more instructions on
     // 7 x 32 B SHA-256 through `unroll8`, a kernel that uses the workspace).
     let mut buffers = OneShot::<H::Compression>::new();
-    let OneByOne { kernel, constant } = single;
+    let OneByOneKernel { kernel, constant } = single;
     for i in 0..messages.count() {
         // SAFETY: the single-message kernel comes from the dispatcher, which checks the CPU.
         let digest = unsafe {

@@ -19,7 +19,7 @@ pub(crate) mod audit;
 pub(crate) mod calibrate;
 pub(crate) mod executor;
 
-pub(crate) use executor::{Digests, Flat, Messages, OneByOne};
+pub(crate) use executor::{Digests, Flat, Messages, OneByOneKernel};
 use multisha_plan::Costs;
 use multisha_plan::Remembered;
 
@@ -112,12 +112,15 @@ where
 
     #[inline(always)]
     fn one_by_one(self, _: Option<(&Costs, bool)>) {
-        executor::serial::<H, M, D>(OneByOne::installed(), self.messages, self.digests);
+        executor::serial::<H, M, D>(OneByOneKernel::installed(), self.messages, self.digests);
     }
 
     #[inline(always)]
     fn plan(self, plan: &Plan, _: bool) {
-        let (ladder, single) = (dispatch::ladder::<H::Compression>(), OneByOne::installed());
+        let (ladder, single) = (
+            dispatch::ladder::<H::Compression>(),
+            OneByOneKernel::installed(),
+        );
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
         // which checked that the CPU runs them.
         unsafe { executor::execute::<H, M, D>(plan, &ladder, single, self.messages, self.digests) }
@@ -306,7 +309,7 @@ where
     let declaration = variant
         .declaration::<H::Compression>()
         .expect("a variant of this algorithm");
-    let single = OneByOne::<H::Compression>::installed();
+    let single = OneByOneKernel::<H::Compression>::installed();
     match declaration.kernel {
         Kernel::Lanes(_) => {
             let plan = Plan::all_on(Runner::Lanes(0), messages.count(), 0.0);
@@ -358,7 +361,7 @@ pub(crate) fn for_every_plan<H: HashFunction>(
 ) {
     let mut digests = std::vec![H::ZERO; messages.len()];
     let ladder = dispatch::ladder::<H::Compression>();
-    let single = OneByOne::<H::Compression>::installed();
+    let single = OneByOneKernel::<H::Compression>::installed();
     for plan in multisha_plan::every_plan_shape(ladder.len(), messages.len()) {
         digests.fill(H::ZERO);
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher.
