@@ -199,15 +199,18 @@ pub type Block<A> = <A as Compression>::Block;
 /// The caller must make sure the CPU supports every feature the variant requires.
 pub type KernelFn<A> = unsafe fn(&mut State<A>, &[Block<A>], &mut <A as Compression>::Workspace);
 
-/// Signature of a single-message kernel's optional second entry: one compression of a block
-/// whose expanded schedule `w[0..rounds]` is given. A message of exactly one block (a 64-byte
-/// Merkle node) ends with a padding block whose schedule is a constant
-/// ([`Compression::ONE_BLOCK_PADDING`]): no block is built, loaded or wiped for it, and
-/// nothing the next message's rounds wait for is written to memory.
+/// Signature of a single-message kernel's optional entry for messages of exactly one block
+/// (64-byte Merkle nodes): hashes each `blocks[i]` from `iv` as a whole message (the block,
+/// then the padding block, whose expanded schedule is the constant
+/// [`Compression::ONE_BLOCK_PADDING`]) and writes its digest into `digests[i]`: the first
+/// `digests[i].len()` bytes of the final state's big-endian words, one of the lengths of
+/// [`Compression::OUTPUTS`]. No padding block is built, loaded or wiped, the state stays in
+/// registers from the IV to the digest (nothing of it is left in memory to wipe), and the
+/// kernel may run several messages side by side. `blocks` and `digests` have the same length.
 ///
 /// # Safety
 /// As [`KernelFn`].
-pub type SingleConstantFn<A> = unsafe fn(&mut State<A>, &[<A as Compression>::Word]);
+pub type OneBlockFn<A> = unsafe fn(&State<A>, &[&Block<A>], &mut [&mut [u8]]);
 
 /// Signature of every multi-lane kernel of `A`: compresses `blocks[i]` into `states[i]` for
 /// every lane `i` at once. `states` and `blocks` have exactly the kernel's lane count, and

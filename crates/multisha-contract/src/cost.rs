@@ -36,6 +36,12 @@ pub struct Cost {
     /// a whole number of blocks long, 64-byte Merkle nodes say): the lane kernel's constant
     /// entry runs its rounds from a schedule expanded once per batch. `step` unless measured.
     pub padding: f32,
+    /// Nanoseconds per message exactly one block long (64-byte Merkle nodes): one by one
+    /// through a single-message kernel's entry for such messages (two side by side where two
+    /// come in a row), or on a lane kernel in full groups beyond its set-up (their padding
+    /// block through its constant entry). 0 where the kernel has no such entry or it is not
+    /// measured: such messages then cost what the other parts say.
+    pub one_block: f32,
 }
 
 impl Cost {
@@ -50,6 +56,7 @@ impl Cost {
             ragged: 0.0,
             refill: 0.0,
             padding: step,
+            one_block: 0.0,
         }
     }
 
@@ -76,6 +83,29 @@ impl Cost {
     /// This cost with `padding` nanoseconds per step of a shared padding block.
     pub const fn per_padding_step(self, padding: f32) -> Self {
         Self { padding, ..self }
+    }
+
+    /// This cost with `one_block` nanoseconds per message exactly one block long, one by one.
+    pub const fn per_one_block_message(self, one_block: f32) -> Self {
+        Self { one_block, ..self }
+    }
+
+    /// The predicted time of `count` messages one by one on a single-message kernel, `calls`
+    /// calls running `steps` steps in all; with `one_block_each` (every message exactly one
+    /// block long), at the rate of the kernel's entry for such messages where it has one.
+    #[inline]
+    pub fn one_by_one_time(
+        self,
+        calls: usize,
+        steps: usize,
+        count: usize,
+        one_block_each: bool,
+    ) -> f32 {
+        if one_block_each && self.one_block > 0.0 {
+            self.setup + self.one_block * count as f32
+        } else {
+            self.time(calls, steps, count, 0)
+        }
     }
 
     /// The predicted time of one use of `calls` calls that run `steps` steps in all for
@@ -124,6 +154,9 @@ impl core::fmt::Display for Cost {
         }
         if self.padding != self.step {
             write!(f, " (a shared padding block {:.1} ns/step)", self.padding)?;
+        }
+        if self.one_block != 0.0 {
+            write!(f, " (a one-block message {:.0} ns)", self.one_block)?;
         }
         Ok(())
     }

@@ -7,7 +7,7 @@
 
 use crate::{
     Compression, ConstantFn, Cost, CpuFeatures, IterateFn, KernelFn, LanesFn, LanesIterateFn,
-    SingleConstantFn,
+    OneBlockFn,
 };
 use core::fmt;
 
@@ -58,9 +58,9 @@ pub struct SingleKernel<A: Compression> {
     /// The PBKDF2-HMAC inner loop: the kernel's own, or the portable one over `compress`
     /// ([`iterate_with`](crate::iterate_with)).
     pub iterate: IterateFn<A>,
-    /// One compression on a given expanded schedule, if the kernel has one: the padding block
-    /// of a one-block message ([`SingleConstantFn`]).
-    pub constant: Option<SingleConstantFn<A>>,
+    /// Whole messages of exactly one block, if the kernel has an entry for them
+    /// ([`OneBlockFn`]).
+    pub one_block: Option<OneBlockFn<A>>,
 }
 
 impl<A: Compression> Clone for SingleKernel<A> {
@@ -249,16 +249,17 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// `cost` is the kernel's estimated [`Cost`](crate::Cost), the planner's prior until it
 /// measures the kernel on the running CPU: nanoseconds per call, per step and per message
 /// (setting up its state, padding its tail, writing its digest),
-/// `cost: { call: C, step: P, message: M }`; a multi-lane kernel also declares its set-up per
-/// use in a batch and its part per message both in a full group and in a slot of its own,
-/// `cost: { setup: S, call: C, step: P, message: M, ragged: R }`.
+/// `cost: { call: C, step: P, message: M }` (a kernel with an entry for one-block messages
+/// adds its nanoseconds per such message, `one_block: B`); a multi-lane kernel also declares
+/// its set-up per use in a batch and its part per message both in a full group and in a slot
+/// of its own, `cost: { setup: S, call: C, step: P, message: M, ragged: R }`.
 ///
 /// A multi-lane kernel adds `lanes: N,` after `requires` (before `cost`) and defines two
 /// functions, the [`LanesFn`] and then the [`ConstantFn`]; both get the attributes. It may
 /// define a third, its [`LanesIterateFn`] (the PBKDF2 loop of one chain per lane).
 ///
-/// A single-message kernel may define an entry on a given schedule (a [`SingleConstantFn`]),
-/// as the last field of the declaration (`constant: fn name(...) {...}`), and, after its
+/// A single-message kernel may define an entry for messages of one block (a [`OneBlockFn`]),
+/// as the last field of the declaration (`one_block: fn name(...) {...}`), and, after its
 /// kernel, its own [`IterateFn`] (the PBKDF2 loop); both get the attributes. Without the
 /// latter the declaration gets the portable loop over the kernel
 /// ([`iterate_with`](crate::iterate_with)).
@@ -322,11 +323,14 @@ macro_rules! declare_variant {
             description: $description:expr,
             schedule: $schedule:ident,
             requires: [$($feature:literal),* $(,)?],
-            cost: { call: $call:literal, step: $step:literal, message: $message:literal } $(,)?
+            cost: {
+                call: $call:literal, step: $step:literal, message: $message:literal
+                $(, one_block: $one_block_cost:literal)? $(,)?
+            } $(,)?
             $(
-                constant:
-                $(#[$const_meta:meta])*
-                $const_vis:vis fn $constant:ident($($const_args:tt)*) $const_body:block $(,)?
+                one_block:
+                $(#[$one_meta:meta])*
+                $one_vis:vis fn $one_block:ident($($one_args:tt)*) $one_body:block $(,)?
             )?
         };
         $(#[$fn_meta:meta])*
@@ -342,11 +346,13 @@ macro_rules! declare_variant {
             requires: $crate::CpuFeatures::from_names(&[$($feature),*]),
             description: $description,
             schedule: $crate::Schedule::$schedule,
-            cost: $crate::Cost::new(0.0, $call, $step).per_message($message),
+            cost: $crate::Cost::new(0.0, $call, $step)
+                .per_message($message)
+                $(.per_one_block_message($one_block_cost))?,
             kernel: $crate::Kernel::Single($crate::SingleKernel {
                 compress: $kernel,
                 iterate: $crate::__single_iterate!([$($feature),*] $alg, $kernel $(, $iterate)?),
-                constant: $crate::__optional_entry!($($constant)?),
+                one_block: $crate::__optional_entry!($($one_block)?),
             }),
         };
 
@@ -355,7 +361,7 @@ macro_rules! declare_variant {
         }
         $crate::__kernel_fn! {
             [$($feature),*]
-            $($(#[$const_meta])* $const_vis fn $constant($($const_args)*) $const_body)?
+            $($(#[$one_meta])* $one_vis fn $one_block($($one_args)*) $one_body)?
         }
         $crate::__kernel_fn! {
             [$($feature),*]
@@ -384,7 +390,7 @@ macro_rules! __kernel_fn {
 }
 
 /// An optional entry of a kernel (a lane kernel's PBKDF2 loop, a single-message kernel's
-/// entry on a given schedule): the one it defines, or none.
+/// entry for one-block messages): the one it defines, or none.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __optional_entry {

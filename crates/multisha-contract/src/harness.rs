@@ -14,8 +14,8 @@
 
 use crate::{
     BlockBytes, Compression, CpuFeatures, Declaration, HmacKeys, Kernel, KernelFn, LaneKernel,
-    OutputSpec, Sha1Compression, Sha256Compression, Sha512Compression, SingleConstantFn,
-    SingleKernel, Word, WorkspaceBuffer, hmac_block, write_digest,
+    OneBlockFn, OutputSpec, Sha1Compression, Sha256Compression, Sha512Compression, SingleKernel,
+    Word, WorkspaceBuffer, hmac_block, write_digest,
 };
 use sha2::Digest as _;
 use std::vec::Vec;
@@ -429,68 +429,85 @@ pub unsafe fn kernel_suite<A: Reference>(label: &str, kernel: KernelFn<A>) -> us
         + fips_examples::<A>(label, kernel)
 }
 
-/// Checks a single-message kernel's entry on a given schedule: on the reference schedule of
-/// random blocks and of the one-block padding block, from random states, against the
-/// reference compression of the block; then every length of the sweep through reused
-/// [`OneShot`](crate::OneShot) buffers with it, which take it for one-block messages,
-/// against the reference digest. Returns how many checks passed.
+/// Checks a single-message kernel's entry for one-block messages: batches of 0 to 9 random
+/// blocks (so every way of pairing them, and an odd one last), each batch from a random state
+/// (the first from the IV) and with the digest length of each of `A`'s outputs in turn,
+/// against the reference compression of the block and then of the padding block (whose
+/// reference schedule must be `ONE_BLOCK_PADDING`), written as a digest; bytes past each
+/// digest must stay as they were. Then every length of the sweep through reused
+/// [`OneShot`](crate::OneShot) buffers with it, which send it one-block messages, against the
+/// reference digest. Returns how many checks passed.
 ///
 /// # Safety
-/// The CPU must support every feature `kernel` and `constant` require.
-pub unsafe fn constant_suite<A: Reference>(
+/// The CPU must support every feature `kernel` and `one_block` require.
+pub unsafe fn one_block_suite<A: Reference>(
     label: &str,
     kernel: KernelFn<A>,
-    constant: SingleConstantFn<A>,
+    one_block: OneBlockFn<A>,
 ) -> usize {
     let mut rng = TestRng::new(0x5eed_000c);
-    let output = &A::OUTPUTS[0];
     let mut checks = 0;
     let len = <A::Block as BlockBytes>::LEN;
     // The padding block of a one-block message: its tail is empty.
     let mut padded = [<A::Block as BlockBytes>::ZERO; 2];
     crate::pad_into::<A>(&mut padded, &[], len as u128 * 8);
-    for round in 0..64 {
-        let bytes = if round == 0 {
-            padded[0].as_ref().to_vec()
-        } else {
-            rng.bytes(len)
-        };
-        let (blocks, _) = A::Block::split(&bytes);
-        let mut state = output.iv;
-        A::compress(&mut state, A::Block::split(&rng.bytes(len)).0);
-        let mut want = state;
-        A::compress(&mut want, blocks);
-        let mut got = state;
-        // SAFETY: the caller guarantees the CPU runs `constant`.
-        unsafe { constant(&mut got, &A::reference_schedule(&blocks[0])) };
-        assert!(
-            got == want,
-            "{label}: the entry on a given schedule differs from the kernel (round {round})"
-        );
-        if round == 0 {
-            assert_eq!(
-                A::reference_schedule(&blocks[0])[..],
-                A::ONE_BLOCK_PADDING[..],
-                "{label}: the one-block padding schedule"
-            );
+    assert_eq!(
+        A::reference_schedule(&padded[0])[..],
+        A::ONE_BLOCK_PADDING[..],
+        "{label}: the one-block padding schedule"
+    );
+    for round in 0..40 {
+        let count = round % 10;
+        let output = &A::OUTPUTS[round % A::OUTPUTS.len()];
+        let mut iv = output.iv;
+        if round > 0 {
+            A::compress(&mut iv, A::Block::split(&rng.bytes(len)).0);
         }
-        checks += 1;
+        let bytes = rng.bytes(count * len);
+        let (blocks, _) = A::Block::split(&bytes);
+        let refs: Vec<&A::Block> = blocks.iter().collect();
+        // Each digest in a buffer one byte longer, whose last byte must stay put.
+        let mut buffers = vec![vec![0xa5u8; output.len + 1]; count];
+        let mut digests: Vec<&mut [u8]> =
+            buffers.iter_mut().map(|b| &mut b[..output.len]).collect();
+        // SAFETY: the caller guarantees the CPU runs `one_block`.
+        unsafe { one_block(&iv, &refs, &mut digests) };
+        for (i, block) in blocks.iter().enumerate() {
+            let mut state = iv;
+            A::compress(&mut state, core::slice::from_ref(block));
+            A::compress(&mut state, &padded[..1]);
+            let mut want = vec![0u8; output.len];
+            write_digest(state.as_ref(), &mut want);
+            assert_eq!(
+                hex(&buffers[i][..output.len]),
+                hex(&want),
+                "{label}: the one-block entry differs from the reference (round {round}, \
+                 message {i} of {count}, {} bytes)",
+                output.len
+            );
+            assert_eq!(
+                buffers[i][output.len], 0xa5,
+                "{label}: the one-block entry wrote past a {}-byte digest",
+                output.len
+            );
+            checks += 1;
+        }
     }
     // SAFETY: the caller guarantees the CPU runs both entries.
-    checks + unsafe { reused_buffers::<A>(label, kernel, Some(constant)) }
+    checks + unsafe { reused_buffers::<A>(label, kernel, Some(one_block)) }
 }
 
 /// One [`OneShot`](crate::OneShot) for message after message, the way a batch runs one by
 /// one: every length of the sweep, longest first, so tails of two padding blocks come before
-/// tails of one and a second block left dirty would show; with `constant`, the kernel's entry
-/// on a given schedule takes the one-block message.
+/// tails of one and a second block left dirty would show; with `one_block`, the kernel's entry
+/// for one-block messages takes the one-block message.
 ///
 /// # Safety
-/// The CPU must support every feature `kernel` and `constant` require.
+/// The CPU must support every feature `kernel` and `one_block` require.
 unsafe fn reused_buffers<A: Reference>(
     label: &str,
     kernel: KernelFn<A>,
-    constant: Option<SingleConstantFn<A>>,
+    one_block: Option<OneBlockFn<A>>,
 ) -> usize {
     let mut rng = TestRng::new(0x5eed_0005);
     let max = max_sweep_len::<A>();
@@ -500,15 +517,20 @@ unsafe fn reused_buffers<A: Reference>(
     let mut checks = 0;
     for len in (0..=max).rev() {
         let mut got = vec![0u8; output.len];
+        // The way the library runs one message: the entry for one-block messages where it
+        // takes the message, else the reused buffers.
         // SAFETY: the caller guarantees the CPU runs both entries.
-        unsafe { buffers.hash_entries(kernel, constant, output.iv, &data[..len], &mut got) };
+        if !unsafe { crate::hash_one_block::<A>(one_block, &output.iv, &data[..len], &mut got) } {
+            // SAFETY: as above.
+            unsafe { buffers.hash(kernel, &output.iv, &data[..len], &mut got) };
+        }
         let want = A::digest(output.id, &data[..len]);
         assert_eq!(
             hex(&got),
             hex(&want),
             "{label}: {len} bytes through reused one-shot buffers{}",
-            if constant.is_some() {
-                " with the entry on a given schedule"
+            if one_block.is_some() {
+                " with the one-block entry"
             } else {
                 ""
             }
@@ -824,8 +846,8 @@ pub fn declaration_suite<A: Reference>(declaration: &Declaration<A>) -> Option<u
         Kernel::Single(kernel) => unsafe {
             kernel_suite::<A>(&label, kernel.compress)
                 + iterate_suite::<A>(&label, kernel)
-                + kernel.constant.map_or(0, |constant| {
-                    constant_suite::<A>(&label, kernel.compress, constant)
+                + kernel.one_block.map_or(0, |one_block| {
+                    one_block_suite::<A>(&label, kernel.compress, one_block)
                 })
         },
         // SAFETY: as above.

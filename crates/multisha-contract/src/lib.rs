@@ -56,8 +56,8 @@ pub mod harness;
 pub mod wipe_observer;
 
 pub use compression::{
-    Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OutputSpec,
-    SingleConstantFn, State, Word,
+    Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OneBlockFn,
+    OutputSpec, State, Word,
 };
 pub use cost::Cost;
 pub use cpu::{CpuFeatures, Feature, MaskError, parse_mask, str_eq};
@@ -67,7 +67,7 @@ pub use iterate::{
     scrub_stack,
 };
 pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes};
-pub use padding::{OneShot, oneshot, pad_into, wipe_blocks, write_digest};
+pub use padding::{OneShot, hash_one_block, oneshot, pad_into, wipe_blocks, write_digest};
 pub use secret::wipe_secret;
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;

@@ -104,7 +104,9 @@ impl Part {
 /// Predicted nanoseconds of `part` one by one.
 #[inline]
 fn single_time(cost: Cost, part: &Part) -> f32 {
-    cost.time(part.segments, part.blocks, part.count, 0)
+    // Equal messages of one block each: whole blocks plus the padding block, two blocks.
+    let one_block_each = part.equal && part.shared_padding && part.last == 2;
+    cost.one_by_one_time(part.segments, part.blocks, part.count, one_block_each)
 }
 
 /// Predicted nanoseconds of `part` (whose messages `tail` may hold: [`Part::known`]) on a
@@ -122,11 +124,23 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         // A shared padding block runs through the constant entry where enough messages wait
         // for its schedule's expansion to pay (the executor's `constant_pays`: three lanes'
         // worth besides the first group); then each group's last step is such a block.
-        let padding = if part.shared_padding && part.count >= 4 * lanes {
+        let constant = part.shared_padding && part.count >= 4 * lanes;
+        let padding = if constant {
             cost.step - cost.padding
         } else {
             0.0
         };
+        if constant && each == 2 && cost.one_block > 0.0 {
+            // Messages of one block each: the kernel's measured time per such message in full
+            // groups (the calibration's padded shape), a slot of its own costing what it
+            // costs any message. The same measure as one by one's (`Cost::one_by_one_time`):
+            // the shapes compare at the rate each was measured at.
+            let grouped = grouped(part.count, lanes);
+            let alone = (part.count - grouped) as f32;
+            return cost.setup
+                + cost.one_block * part.count as f32
+                + (cost.ragged - cost.message).max(0.0) * alone;
+        }
         if !rotates(each) || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
             let grouped = grouped(part.count, lanes);
@@ -252,9 +266,12 @@ pub fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) -> usize 
 /// totals, so most small batches are planned before their last messages are read; `None`
 /// when the lanes may win ([`plan`] decides).
 pub fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
-    let single = costs
-        .single_cost()
-        .time(shape.segments, shape.blocks, shape.count, 0);
+    let single = costs.single_cost().one_by_one_time(
+        shape.segments,
+        shape.blocks,
+        shape.count,
+        shape.one_block_each(),
+    );
     let one_by_one = Plan::all_on(Runner::OneByOne, shape.count, single);
     if shape.count <= 1 {
         return Some(one_by_one);

@@ -238,6 +238,13 @@ impl Shape {
         (self.equal && self.count > 0).then_some(self.each)
     }
 
+    /// Whether every message is exactly one block long (64-byte Merkle nodes): one by one,
+    /// they run through the single-message kernel's entry for such messages where it has one
+    /// ([`Cost::one_block`](multisha_contract::Cost::one_block)).
+    pub fn one_block_each(&self) -> bool {
+        self.equal && self.count > 0 && self.shared_padding && self.each.0 == 2
+    }
+
     /// How many of the last messages the planner can split off.
     pub fn tail_len(&self) -> usize {
         self.tail_len

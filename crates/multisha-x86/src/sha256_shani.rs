@@ -11,26 +11,39 @@
 //! Design: the state lives in two xmm registers in SHA-NI order for the whole call
 //! (converted once on entry and once on exit), the schedule in a ring of five xmm registers,
 //! so the workspace is ignored. K is added four words at a time from the contract's table.
+//! Messages of exactly one block (64-byte Merkle nodes) have an entry of their own: the
+//! padding block's rounds on a constant `w + K` (`PADDING_WK`), two messages side by side
+//! (`sha256_shani_x2::one_block_pair`: SHA-NI's rounds are latency-bound, and a second
+//! independent message fills the gaps).
 //! The PBKDF2 loop keeps `U`, `T` and both HMAC keyed states in SHA-NI order across all its
 //! iterations and builds each message from the state registers.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_loadu_si128,
-    _mm_or_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32,
-    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128,
-    _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_extract_epi32,
+    _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha256msg1_epu32,
+    _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32,
+    _mm_slli_si128, _mm_srli_si128, _mm_storel_epi64, _mm_storeu_si128, _mm_xor_si128,
 };
-use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, Sha256Workspace, hmac_template};
+use multisha_contract::{
+    Compression, HmacKeys, SHA256_K, Sha256Compression, Sha256Workspace, hmac_template,
+};
+
+/// Four rounds whose `k + w` are the four words `$wk`.
+macro_rules! rounds4_wk {
+    ($abef:ident, $cdgh:ident, $wk:expr) => {
+        let wk = $wk;
+        $cdgh = _mm_sha256rnds2_epu32($cdgh, $abef, wk);
+        // The next two rounds take their k + w from the high half.
+        $abef = _mm_sha256rnds2_epu32($abef, $cdgh, _mm_shuffle_epi32::<0x0e>(wk));
+    };
+}
 
 /// Four rounds with schedule words `$w` and constants `K[4*$i..4*$i+4]` (`$i` < 16).
 macro_rules! rounds4 {
     ($abef:ident, $cdgh:ident, $w:expr, $i:expr) => {
         // SAFETY: `SHA256_K` has 64 words, so words 4i..4i+4 (i < 16) are readable.
         let k = unsafe { _mm_loadu_si128(SHA256_K.as_ptr().add(4 * $i).cast()) };
-        let wk = _mm_add_epi32($w, k);
-        $cdgh = _mm_sha256rnds2_epu32($cdgh, $abef, wk);
-        // The next two rounds take their k + w from the high half.
-        $abef = _mm_sha256rnds2_epu32($abef, $cdgh, _mm_shuffle_epi32::<0x0e>(wk));
+        rounds4_wk!($abef, $cdgh, _mm_add_epi32($w, k));
     };
 }
 
@@ -119,6 +132,35 @@ macro_rules! from_shani {
     }};
 }
 
+/// Writes the digest of the final state `$abef`, `$cdgh` (SHA-NI order) into `$out`
+/// (`&mut [u8]`): its big-endian words, 32 bytes (SHA-256) or the first 28 (SHA-224), straight
+/// from the registers.
+macro_rules! store_digest {
+    ($abef:expr, $cdgh:expr, $out:expr, $bswap:expr) => {{
+        let out: &mut [u8] = $out;
+        let (abcd, efgh) = from_shani_words!($abef, $cdgh);
+        let (abcd, efgh) = (
+            _mm_shuffle_epi8(abcd, $bswap),
+            _mm_shuffle_epi8(efgh, $bswap),
+        );
+        let (first, rest) = out
+            .split_first_chunk_mut::<16>()
+            .expect("a digest of 28 or 32 bytes");
+        // SAFETY: `first` is 16 bytes: an unaligned 16-byte store.
+        unsafe { _mm_storeu_si128(first.as_mut_ptr().cast(), abcd) };
+        match rest.len() {
+            // SAFETY: 16 bytes: an unaligned 16-byte store.
+            16 => unsafe { _mm_storeu_si128(rest.as_mut_ptr().cast(), efgh) },
+            12 => {
+                // SAFETY: the first 8 of the 12 bytes: an unaligned 8-byte store.
+                unsafe { _mm_storel_epi64(rest.as_mut_ptr().cast(), efgh) };
+                rest[8..].copy_from_slice(&_mm_extract_epi32::<2>(efgh).to_ne_bytes());
+            }
+            len => panic!("a SHA-256 digest is 28 or 32 bytes, not {}", 16 + len),
+        }
+    }};
+}
+
 /// The first eight message words of an HMAC block whose digest is the state `$abef`,
 /// `$cdgh`: its words as they are (state words are the digest's big-endian words), the second
 /// four masked and padded for SHA-224.
@@ -129,6 +171,30 @@ macro_rules! message {
     }};
 }
 
+/// The 64 rounds of one block on the state `$abef`, `$cdgh` with the message words in `$w0..$w3`
+/// (a fifth schedule register `$w4`). No feed-forward.
+macro_rules! block_rounds {
+    ($abef:ident, $cdgh:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident) => {
+        rounds4!($abef, $cdgh, $w0, 0);
+        rounds4!($abef, $cdgh, $w1, 1);
+        rounds4!($abef, $cdgh, $w2, 2);
+        rounds4!($abef, $cdgh, $w3, 3);
+        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 4);
+        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 5);
+        schedule_rounds4!($abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 6);
+        schedule_rounds4!($abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 7);
+        schedule_rounds4!($abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 8);
+        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 9);
+        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 10);
+        schedule_rounds4!($abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 11);
+        schedule_rounds4!($abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 12);
+        schedule_rounds4!($abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 13);
+        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 14);
+        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 15);
+        let _ = ($w1, $w2, $w3, $w4);
+    };
+}
+
 /// One block with message words `$w0..$w3` (big-endian words, w[0] in lane 0 of `$w0`)
 /// compressed into the state `$abef`, `$cdgh`, feed-forward included.
 macro_rules! compress_block {
@@ -136,27 +202,54 @@ macro_rules! compress_block {
         let (abef_in, cdgh_in) = ($abef, $cdgh);
         let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
         let mut w4;
-
-        rounds4!($abef, $cdgh, w0, 0);
-        rounds4!($abef, $cdgh, w1, 1);
-        rounds4!($abef, $cdgh, w2, 2);
-        rounds4!($abef, $cdgh, w3, 3);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 4);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 5);
-        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 6);
-        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 7);
-        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 8);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 9);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 10);
-        schedule_rounds4!($abef, $cdgh, w2, w3, w4, w0, w1, 11);
-        schedule_rounds4!($abef, $cdgh, w3, w4, w0, w1, w2, 12);
-        schedule_rounds4!($abef, $cdgh, w4, w0, w1, w2, w3, 13);
-        schedule_rounds4!($abef, $cdgh, w0, w1, w2, w3, w4, 14);
-        schedule_rounds4!($abef, $cdgh, w1, w2, w3, w4, w0, 15);
-        let _ = (w1, w2, w3, w4);
-
+        block_rounds!($abef, $cdgh, w0, w1, w2, w3, w4);
         $abef = _mm_add_epi32($abef, abef_in);
         $cdgh = _mm_add_epi32($cdgh, cdgh_in);
+    }};
+}
+
+/// The four big-endian message words of `$block` (`&[u8; 64]`) in four registers.
+macro_rules! load_block {
+    ($block:expr, $bswap:expr) => {{
+        let block: &[u8; 64] = $block;
+        let q: *const __m128i = block.as_ptr().cast();
+        // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
+        unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), $bswap)) }
+    }};
+}
+
+/// `w + K` of the padding block of a one-block message: a constant, so its rounds load it
+/// and add nothing.
+static PADDING_WK: [u32; 64] = {
+    let w = <Sha256Compression as Compression>::ONE_BLOCK_PADDING;
+    let mut wk = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        wk[i] = w[i].wrapping_add(SHA256_K[i]);
+        i += 1;
+    }
+    wk
+};
+
+/// The final state (SHA-NI order) of the whole message of one block `$block` (`&[u8; 64]`)
+/// from the state `$iv_abef`, `$iv_cdgh`: the block's rounds, the feed-forward, the padding
+/// block's rounds on [`PADDING_WK`] (LLVM folds each round pair's words into a constant of
+/// its own), the feed-forward again.
+macro_rules! one_block_message {
+    ($iv_abef:expr, $iv_cdgh:expr, $block:expr, $bswap:expr) => {{
+        let (mut abef, mut cdgh) = ($iv_abef, $iv_cdgh);
+        let [mut w0, mut w1, mut w2, mut w3] = load_block!($block, $bswap);
+        let mut w4;
+        block_rounds!(abef, cdgh, w0, w1, w2, w3, w4);
+        abef = _mm_add_epi32(abef, $iv_abef);
+        cdgh = _mm_add_epi32(cdgh, $iv_cdgh);
+        let (mid_abef, mid_cdgh) = (abef, cdgh);
+        for i in 0..16 {
+            // SAFETY: words 4i..4i+4 (i < 16) of the 64 words: an unaligned 16-byte load.
+            let wk = unsafe { _mm_loadu_si128(PADDING_WK.as_ptr().add(4 * i).cast()) };
+            rounds4_wk!(abef, cdgh, wk);
+        }
+        (_mm_add_epi32(abef, mid_abef), _mm_add_epi32(cdgh, mid_cdgh))
     }};
 }
 
@@ -167,25 +260,33 @@ multisha_contract::declare_variant! {
         description: "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
-        cost: { call: 2.0, step: 33.0, message: 12.0 },
-        constant:
-        /// One compression of `state` on the expanded schedule `w[0..64]` (the constant padding
-        /// block of a one-block message): the rounds alone, `w + K` loaded four words at a time,
-        /// nothing to schedule and nothing built in memory, so back-to-back messages overlap.
+        cost: { call: 2.0, step: 33.0, message: 12.0, one_block: 40.0 },
+        one_block:
+        /// Messages of one block (64-byte Merkle nodes), two side by side (hashtree's shape):
+        /// each pair's rounds interleaved, the padding block's on a constant `w + K`, the
+        /// states in registers from the IV to the digest; an odd message last on its own.
         #[inline(never)]
-        pub fn compress_constant(state: &mut [u32; 8], w: &[u32]) {
-            let w: &[u32; 64] = w.try_into().expect("a 64-word schedule");
-            let (mut abef, mut cdgh) = to_shani!(state);
-            let (abef_in, cdgh_in) = (abef, cdgh);
-            for i in 0..16 {
-                // SAFETY: words 4i..4i+4 (i < 16) of the 64-word schedule: an unaligned
-                // 16-byte load.
-                let words = unsafe { _mm_loadu_si128(w.as_ptr().add(4 * i).cast()) };
-                rounds4!(abef, cdgh, words, i);
+        pub fn hash_one_block(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
+            assert_eq!(blocks.len(), digests.len(), "a digest for every block");
+            let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+            let (iv_abef, iv_cdgh) = to_shani!(iv);
+            let mut pairs = blocks.chunks_exact(2);
+            let mut outs = digests.chunks_exact_mut(2);
+            for (pair, out) in (&mut pairs).zip(&mut outs) {
+                let [(abef0, cdgh0), (abef1, cdgh1)] = crate::sha256_shani_x2::one_block_pair(
+                    (iv_abef, iv_cdgh),
+                    pair[0],
+                    pair[1],
+                    &PADDING_WK,
+                );
+                let [first, second] = out else { unreachable!("chunks of two") };
+                store_digest!(abef0, cdgh0, first, bswap);
+                store_digest!(abef1, cdgh1, second, bswap);
             }
-            abef = _mm_add_epi32(abef, abef_in);
-            cdgh = _mm_add_epi32(cdgh, cdgh_in);
-            from_shani!(abef, cdgh, state);
+            if let ([block], [out]) = (pairs.remainder(), outs.into_remainder()) {
+                let (abef, cdgh) = one_block_message!(iv_abef, iv_cdgh, block, bswap);
+                store_digest!(abef, cdgh, out, bswap);
+            }
         }
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
@@ -197,10 +298,7 @@ multisha_contract::declare_variant! {
         let (mut abef, mut cdgh) = to_shani!(state);
 
         for block in blocks {
-            let q: *const __m128i = block.as_ptr().cast();
-            // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-            let [w0, w1, w2, w3] =
-                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), bswap)) };
+            let [w0, w1, w2, w3] = load_block!(block, bswap);
             compress_block!(abef, cdgh, w0, w1, w2, w3);
         }
 

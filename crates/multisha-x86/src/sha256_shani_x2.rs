@@ -34,6 +34,16 @@ fn k4(i: usize) -> __m128i {
     unsafe { _mm_loadu_si128(k.as_ptr().cast()) }
 }
 
+/// The sixteen message words of `block`, big-endian, four to a register (w[0] in lane 0).
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+fn words(block: &[u8; 64]) -> [__m128i; 4] {
+    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    let p: *const __m128i = block.as_ptr().cast();
+    // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
+    unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap)) }
+}
+
 /// `[a, b, c, d]`, `[e, f, g, h]` to the SHA-NI pair `abef`, `cdgh`.
 #[inline]
 #[target_feature(enable = "sse2,ssse3,sse4.1")]
@@ -110,6 +120,134 @@ macro_rules! quad_x2 {
     };
 }
 
+/// Ties the two streams' states together after a group of rounds: an empty `asm!` that
+/// (for all the compiler knows) reads and writes all four, so neither stream's next group
+/// can be scheduled before the other's last one. Without it LLVM scheduled one message's 128
+/// rounds after the other's in [`one_block_pair`] (straight-line code), and the pair took as
+/// long as two messages one by one.
+macro_rules! lockstep {
+    ($a0:ident, $c0:ident, $a1:ident, $c1:ident) => {
+        // SAFETY: an empty template: nothing runs, no memory, stack or flag is touched.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} */",
+                inout(xmm_reg) $a0, inout(xmm_reg) $c0, inout(xmm_reg) $a1, inout(xmm_reg) $c1,
+                options(pure, nomem, nostack, preserves_flags),
+            )
+        };
+    };
+}
+
+/// Two whole messages of one block each, `block0` and `block1`, from the state `iv` (SHA-NI
+/// order) side by side: each block's rounds as `compress` runs them, the feed-forward, then
+/// the padding block's rounds on its constant `w + K` (`padding_wk`, 64 words) and the
+/// feed-forward again, the streams in [`lockstep!`]; returns both final states in SHA-NI
+/// order. The single-message kernel `shani` runs pairs of one-block messages (Merkle nodes)
+/// here.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) fn one_block_pair(
+    iv: (__m128i, __m128i),
+    block0: &[u8; 64],
+    block1: &[u8; 64],
+    padding_wk: &[u32; 64],
+) -> [(__m128i, __m128i); 2] {
+    let [mut x0, mut x1, mut x2, mut x3] = words(block0);
+    let [mut y0, mut y1, mut y2, mut y3] = words(block1);
+    let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
+    for g in 0..3 {
+        quad_x2!(
+            4 * g,
+            a0,
+            c0,
+            a1,
+            c1,
+            x0,
+            x1,
+            x2,
+            x3,
+            y0,
+            y1,
+            y2,
+            y3,
+            schedule
+        );
+        lockstep!(a0, c0, a1, c1);
+        quad_x2!(
+            4 * g + 1,
+            a0,
+            c0,
+            a1,
+            c1,
+            x1,
+            x2,
+            x3,
+            x0,
+            y1,
+            y2,
+            y3,
+            y0,
+            schedule
+        );
+        lockstep!(a0, c0, a1, c1);
+        quad_x2!(
+            4 * g + 2,
+            a0,
+            c0,
+            a1,
+            c1,
+            x2,
+            x3,
+            x0,
+            x1,
+            y2,
+            y3,
+            y0,
+            y1,
+            schedule
+        );
+        lockstep!(a0, c0, a1, c1);
+        quad_x2!(
+            4 * g + 3,
+            a0,
+            c0,
+            a1,
+            c1,
+            x3,
+            x0,
+            x1,
+            x2,
+            y3,
+            y0,
+            y1,
+            y2,
+            schedule
+        );
+        lockstep!(a0, c0, a1, c1);
+    }
+    quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
+    lockstep!(a0, c0, a1, c1);
+    quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
+    lockstep!(a0, c0, a1, c1);
+    quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
+    lockstep!(a0, c0, a1, c1);
+    quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
+    (a0, c0) = (_mm_add_epi32(a0, iv.0), _mm_add_epi32(c0, iv.1));
+    (a1, c1) = (_mm_add_epi32(a1, iv.0), _mm_add_epi32(c1, iv.1));
+    let (mid_a0, mid_c0, mid_a1, mid_c1) = (a0, c0, a1, c1);
+    for i in 0..16 {
+        // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
+        let wk = unsafe { _mm_loadu_si128(padding_wk.as_ptr().add(4 * i).cast()) };
+        rounds4!(a0, c0, wk);
+        rounds4!(a1, c1, wk);
+        lockstep!(a0, c0, a1, c1);
+    }
+    [
+        (_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0)),
+        (_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1)),
+    ]
+}
+
 multisha_contract::declare_variant! {
     /// The `shani-x2` SHA-256 many-message variant.
     pub static VARIANT: Sha256Compression = {
@@ -128,18 +266,11 @@ multisha_contract::declare_variant! {
             panic!("shani-x2 takes two lanes");
         };
         let (&[b0, b1], _) = equal_lanes::<_, 2>(blocks);
-        let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
         let (mut a0, mut c0) = to_shani(s0);
         let (mut a1, mut c1) = to_shani(s1);
         for (block0, block1) in b0.iter().zip(b1.iter()) {
-            let p: *const __m128i = block0.as_ptr().cast();
-            let q: *const __m128i = block1.as_ptr().cast();
-            // SAFETY: each block is 64 bytes, so the four unaligned 16-byte loads stay inside.
-            let [mut x0, mut x1, mut x2, mut x3] =
-                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap)) };
-            // SAFETY: as above.
-            let [mut y0, mut y1, mut y2, mut y3] =
-                unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), bswap)) };
+            let [mut x0, mut x1, mut x2, mut x3] = words(block0);
+            let [mut y0, mut y1, mut y2, mut y3] = words(block1);
             // Rounds 0..48 consume a schedule vector, then replace it by the one sixteen words
             // later; rounds 48..64 only consume.
             for g in 0..3 {

@@ -192,6 +192,8 @@ macro_rules! algorithms {
                     const ZERO: [u8; $len] = [0; $len];
                     const OUTPUT: OutputSpec<State<$compression>> =
                         <$compression as Compression>::OUTPUTS[$output];
+                    const IV: &'static State<$compression> =
+                        &<$compression as Compression>::OUTPUTS[$output].iv;
                     const ALGORITHM_NAME: &'static str = $alg_name;
                     fn with_variant(name: &str) -> Result<Self, Error> {
                         $hasher::with_variant(name)

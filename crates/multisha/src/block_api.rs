@@ -56,7 +56,7 @@ impl<H: HashFunction> HashCore<H> {
     /// A core at the initial value that runs variant number `pin` (0: the dispatched one).
     fn pinned(pin: u8) -> Self {
         Self {
-            state: H::OUTPUT.iv,
+            state: *H::IV,
             block_len: Counter::<H>::from_u128(u128::from(pin) << Self::PIN_SHIFT),
         }
     }

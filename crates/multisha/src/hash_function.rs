@@ -43,6 +43,11 @@ pub trait HashFunction: Sealed + Sized + 'static {
     /// The output's id, name, initial value and length.
     #[doc(hidden)]
     const OUTPUT: OutputSpec<State<Self::Compression>>;
+    /// The initial value where the compression function's outputs keep it (read-only data):
+    /// `&Self::OUTPUT.iv` in generic code made a copy of the whole output on the stack per
+    /// call.
+    #[doc(hidden)]
+    const IV: &'static State<Self::Compression>;
     /// The name `digest`'s `AlgorithmName` reports (as RustCrypto's hashers do).
     const ALGORITHM_NAME: &'static str;
 

@@ -3,34 +3,36 @@
 
 use crate::dispatch;
 use crate::hash_function::HashFunction;
-use multisha_contract::{KernelFn, OneShot, SingleConstantFn};
+use multisha_contract::{BlockBytes, Compression, KernelFn, OneBlockFn, OneShot, hash_one_block};
+
+type Block<H> = <<H as HashFunction>::Compression as Compression>::Block;
 
 /// The digest of `data` as hash function `H` with the dispatched kernel: the one-shot
 /// functions (`multisha::sha256`, ...).
 #[inline(always)]
 pub(crate) fn dispatched<H: HashFunction>(data: &[u8]) -> H::Digest {
-    let (kernel, constant) = (
+    let (kernel, one_block) = (
         dispatch::installed::<H::Compression>(),
-        dispatch::installed_constant::<H::Compression>(),
+        dispatch::installed_one_block::<H::Compression>(),
     );
     // SAFETY: the slot holds the probe or a kernel the CPU runs, and that kernel's entry.
-    unsafe { hash::<H>(kernel, constant, data) }
+    unsafe { hash::<H>(kernel, one_block, data) }
 }
 
-/// The digest of `data` as hash function `H` with `kernel` and its entry on a given schedule,
-/// `constant`, if it has one.
+/// The digest of `data` as hash function `H` with `kernel` and its entry for one-block
+/// messages, `one_block`, if it has one.
 ///
 /// # Safety
-/// The CPU must support every feature `kernel` and `constant` require (they come from the
+/// The CPU must support every feature `kernel` and `one_block` require (they come from the
 /// dispatcher or from a `Pinned`, which check).
 #[inline(always)]
 pub(crate) unsafe fn hash<H: HashFunction>(
     kernel: KernelFn<H::Compression>,
-    constant: Option<SingleConstantFn<H::Compression>>,
+    one_block: Option<OneBlockFn<H::Compression>>,
     data: &[u8],
 ) -> H::Digest {
     // SAFETY: forwarded from the caller.
-    unsafe { hash_in::<H>(&mut OneShot::new(), kernel, constant, data) }
+    unsafe { hash_in::<H>(&mut OneShot::new(), kernel, one_block, data) }
 }
 
 /// The digest of `data` as hash function `H` with `kernel`, in `buffers` kept for message
@@ -42,11 +44,19 @@ pub(crate) unsafe fn hash<H: HashFunction>(
 pub(crate) unsafe fn hash_in<H: HashFunction>(
     buffers: &mut OneShot<H::Compression>,
     kernel: KernelFn<H::Compression>,
-    constant: Option<SingleConstantFn<H::Compression>>,
+    one_block: Option<OneBlockFn<H::Compression>>,
     data: &[u8],
 ) -> H::Digest {
+    // The length and the entry first, the entry's digest of its own made only then (what
+    // `hash_one_block` checks again folds away).
+    if data.len() == <Block<H> as BlockBytes>::LEN && one_block.is_some() {
+        let mut digest = H::ZERO;
+        // SAFETY: forwarded from the caller.
+        unsafe { hash_one_block::<H::Compression>(one_block, H::IV, data, digest.as_mut()) };
+        return digest;
+    }
     let mut out = H::ZERO;
     // SAFETY: forwarded from the caller.
-    unsafe { buffers.hash_entries(kernel, constant, H::OUTPUT.iv, data, out.as_mut()) };
+    unsafe { buffers.hash(kernel, H::IV, data, out.as_mut()) };
     out
 }

@@ -589,6 +589,15 @@ fn batch_functions_leave_no_state_or_schedule_on_the_stack() {
         .map(|m| m[..100].repeat(10))
         .collect();
     scan_batches("two", &two, &mut found);
+    // Three messages of one block: one by one, a pair through the single-message kernel's
+    // entry for such messages (where it has one), then one alone.
+    let nodes: Vec<Vec<u8>> = batch_messages(0x5EED_1234_ABCD_0003)
+        .into_iter()
+        .filter(|m| m.len() == 64)
+        .take(3)
+        .collect();
+    assert_eq!(nodes.len(), 3, "three 64-byte messages");
+    scan_batches("nodes", &nodes, &mut found);
     assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
 }
 

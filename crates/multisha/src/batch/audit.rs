@@ -73,7 +73,12 @@ impl<A: Registered> Destination<A> for Describe<'_> {
             A::Block::LEN,
             A::LENGTH_BYTES,
         );
-        let predicted = single.time(shape.segments, shape.blocks, shape.count, 0);
+        let predicted = single.one_by_one_time(
+            shape.segments,
+            shape.blocks,
+            shape.count,
+            shape.one_block_each(),
+        );
         let plan = Plan::all_on(Runner::OneByOne, shape.count, predicted);
         described::<A>(&plan, &Ladder::EMPTY, measured, false)
     }

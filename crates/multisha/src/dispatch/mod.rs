@@ -11,6 +11,6 @@ mod slot;
 pub(crate) use ladder::Ladder;
 pub(crate) use slot::{
     Keyed, Slot, batch_work, chains, costs, current, estimated_costs, estimates, installed,
-    installed_constant, ladder, pinned_many, plan_memo, single_choice, single_declared_cost,
+    installed_one_block, ladder, pinned_many, plan_memo, single_choice, single_declared_cost,
     single_entries, single_variant,
 };

@@ -22,9 +22,7 @@ use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU32, AtomicUsize, Ordering};
 use digest::array::{Array, ArraySize};
 use digest::block_buffer::BlockSizes;
-use multisha_contract::{
-    Compression, Cost, Kernel, KernelFn, SingleConstantFn, SingleKernel, State,
-};
+use multisha_contract::{Compression, Cost, Kernel, KernelFn, OneBlockFn, SingleKernel, State};
 use multisha_plan::{Costs, PlanMemo};
 
 /// The slot's key: a compression function the registry carries, with its run-time handle,
@@ -73,9 +71,9 @@ impl Point {
 pub struct Slot<A: Compression> {
     /// The single-message kernel calls go through: the probe until the first call.
     kernel: AtomicPtr<()>,
-    /// The installed kernel's entry on a given schedule (a `SingleConstantFn<A>`), null when
-    /// it has none: stored with `kernel`, before the selection.
-    constant: AtomicPtr<()>,
+    /// The installed kernel's entry for one-block messages (a `OneBlockFn<A>`), null when it
+    /// has none: stored with `kernel`, before the selection.
+    one_block: AtomicPtr<()>,
     /// The single-message interface's choice (the source of truth `kernel` caches).
     single: Point,
     /// The many-message interface's choice.
@@ -157,7 +155,7 @@ impl<A: Keyed> Slot<A> {
     pub(crate) const fn new() -> Self {
         Self {
             kernel: AtomicPtr::new(probe::<A> as KernelFn<A> as *mut ()),
-            constant: AtomicPtr::new(core::ptr::null_mut()),
+            one_block: AtomicPtr::new(core::ptr::null_mut()),
             single: Point::new(),
             many: Point::new(),
             lock: AtomicBool::new(false),
@@ -220,12 +218,12 @@ impl<A: Keyed> Slot<A> {
         if variant.interface() == Interface::Single {
             self.estimate.set(variant.estimated_cost());
             let kernel = kernel_of::<A>(variant);
-            let constant = kernel
-                .constant
+            let one_block = kernel
+                .one_block
                 .map_or(core::ptr::null_mut(), |f| f as *mut ());
             // A reader may pair the old kernel with the new entry (or the reverse) while a
             // choice is forced: both run on this CPU and compute the same function.
-            self.constant.store(constant, Ordering::Release);
+            self.one_block.store(one_block, Ordering::Release);
             self.kernel
                 .store(kernel.compress as *mut (), Ordering::Release);
         }
@@ -416,14 +414,14 @@ pub(crate) fn installed<A: Keyed>() -> KernelFn<A> {
     unsafe { core::mem::transmute::<*mut (), KernelFn<A>>(ptr) }
 }
 
-/// The installed kernel's entry on a given schedule, if it has one (and none before the
+/// The installed kernel's entry for one-block messages, if it has one (and none before the
 /// first call has installed a kernel): one relaxed load.
 #[inline(always)]
-pub(crate) fn installed_constant<A: Keyed>() -> Option<SingleConstantFn<A>> {
-    let ptr = A::slot().constant.load(Ordering::Relaxed);
-    // SAFETY: the slot only ever holds null or a `SingleConstantFn<A>` pointer (the entry of
-    // a variant of `A` the CPU runs), stored as `*mut ()`.
-    (!ptr.is_null()).then(|| unsafe { core::mem::transmute::<*mut (), SingleConstantFn<A>>(ptr) })
+pub(crate) fn installed_one_block<A: Keyed>() -> Option<OneBlockFn<A>> {
+    let ptr = A::slot().one_block.load(Ordering::Relaxed);
+    // SAFETY: the slot only ever holds null or a `OneBlockFn<A>` pointer (the entry of a
+    // variant of `A` the CPU runs), stored as `*mut ()`.
+    (!ptr.is_null()).then(|| unsafe { core::mem::transmute::<*mut (), OneBlockFn<A>>(ptr) })
 }
 
 /// The chosen kernel of `A`, never the probe (the first call resolves the choice): what the

@@ -73,7 +73,7 @@ impl<H: HashFunction> Pinned<H> {
     /// The digest of `data`.
     pub fn hash(&self, data: &[u8]) -> H::Digest {
         // SAFETY: the kernel's variant passed `require_available` on this CPU.
-        unsafe { crate::oneshot::hash::<H>(self.kernel.compress, self.kernel.constant, data) }
+        unsafe { crate::oneshot::hash::<H>(self.kernel.compress, self.kernel.one_block, data) }
     }
 
     /// PBKDF2-HMAC with `H` on the pinned variant (its own iteration loop): the same as

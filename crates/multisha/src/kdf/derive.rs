@@ -112,7 +112,7 @@ unsafe fn for_each_block<H: HashFunction>(
     let digest_len = H::OUTPUT.len;
     let blocks = u64::from(block_count(len, digest_len)?);
     // SAFETY: forwarded from the caller.
-    let keys = unsafe { hmac_keys::<Algo<H>>(kernel.compress, H::OUTPUT.iv, password, digest_len) };
+    let keys = unsafe { hmac_keys::<Algo<H>>(kernel.compress, *H::IV, password, digest_len) };
     let mut u = [State::<Algo<H>>::default(); MAX_LANES];
     let mut t = u;
     let mut digest = [0u8; 64];
