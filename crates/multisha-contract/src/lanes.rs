@@ -90,6 +90,24 @@ impl<A: Compression> LaneBuffers<A> {
     }
 }
 
+/// Zeroes lane states in a way the optimiser cannot drop (a batch whose lanes kept no tails:
+/// messages of one block, whose padding block runs through the constant entry), recorded as
+/// one wipe with the `wipe-observer` feature.
+pub fn wipe_lane_states<A: Compression>(states: &mut [A::State]) {
+    #[cfg(feature = "wipe-observer")]
+    let had_data = states.iter().any(|s| *s != A::State::default());
+    for state in states.iter_mut() {
+        state.as_mut().zeroize();
+    }
+    #[cfg(feature = "wipe-observer")]
+    crate::wipe_observer::record(
+        size_of_val(states),
+        true,
+        had_data,
+        states.iter().all(|s| *s == A::State::default()),
+    );
+}
+
 impl<A: Compression> Default for LaneBuffers<A> {
     fn default() -> Self {
         Self::new()

@@ -257,7 +257,7 @@ multisha_contract::declare_variant! {
     /// The `shani` SHA-256 variant.
     pub static VARIANT: Sha256Compression = {
         name: "shani",
-        description: "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks",
+        description: "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks; messages of one block two at a time, the padding block on a constant schedule",
         schedule: Registers,
         requires: ["sha", "sse2", "ssse3", "sse4.1"],
         cost: { call: 2.0, step: 33.0, message: 12.0, one_block: 40.0 },

@@ -40,7 +40,6 @@ use multisha_contract::{
 };
 use multisha_plan::shape::{WINDOW, message_blocks, rotates, window_of};
 use multisha_plan::{Plan, Runner};
-use zeroize::Zeroize;
 
 /// Bits of a window offset in a sort key ([`window_key`]).
 const WINDOW_BITS: u32 = {
@@ -141,7 +140,8 @@ fn one_block_each<H: HashFunction, M: Messages + ?Sized>(messages: &M) -> bool {
 /// [`execute`] for messages of one block each: each stage over its messages in index order
 /// (every length is the same, so no window needs sorting), a lane stage in groups of the
 /// kernel's lanes ([`one_block_groups`]), a one-by-one stage in pairs ([`serial_in`]). No
-/// lane buffers, jobs or windows: at 16 nodes on `shani-x4` they were a fifth of the batch.
+/// lane tails, jobs or windows: at 16 nodes on `shani-x4` they were a fifth of the batch. The
+/// lanes' states and workspace are wiped once, as the batch ends.
 ///
 /// # Safety
 /// As [`execute`].
@@ -156,13 +156,20 @@ unsafe fn one_block_stages<H, M, D>(
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
+    let mut buffers = GroupBuffers::<H::Compression>::new();
     let mut start = 0;
     for stage in plan.stages() {
         let range = start..start + stage.count;
         match stage.runner {
             // SAFETY: forwarded from the caller.
             Runner::Lanes(k) => unsafe {
-                one_block_groups::<H, M, D>(ladder.kernel(k), messages, range, digests)
+                one_block_groups::<H, M, D>(
+                    ladder.kernel(k),
+                    messages,
+                    range,
+                    digests,
+                    &mut buffers,
+                )
             },
             Runner::OneByOne => serial_in::<H, M, D>(single, messages, range, digests),
         }
@@ -170,26 +177,38 @@ unsafe fn one_block_stages<H, M, D>(
     }
 }
 
-/// The states and the workspace of [`one_block_groups`] on a kernel of `W` lanes, wiped when
-/// dropped (on return and on unwind alike: a caller's `Messages` or `Digests` may panic).
-struct GroupBuffers<A: Compression, const W: usize> {
-    states: [A::State; W],
+/// The lanes' states and workspace of [`one_block_groups`], wiped when dropped (on return and
+/// on unwind alike: a caller's `Messages` or `Digests` may panic): the states of the widest
+/// kernel's lanes, the workspace's words in use.
+struct GroupBuffers<A: Compression> {
+    states: [A::State; MAX_LANES],
     workspace: A::LaneWorkspace,
+    /// Lanes of the widest kernel that ran.
+    used: usize,
 }
 
-impl<A: Compression, const W: usize> Drop for GroupBuffers<A, W> {
-    fn drop(&mut self) {
-        for state in &mut self.states {
-            state.as_mut().zeroize();
+impl<A: Compression> GroupBuffers<A> {
+    fn new() -> Self {
+        Self {
+            states: [A::State::default(); MAX_LANES],
+            workspace: Default::default(),
+            used: 0,
         }
+    }
+}
+
+impl<A: Compression> Drop for GroupBuffers<A> {
+    fn drop(&mut self) {
+        multisha_contract::wipe_lane_states::<A>(&mut self.states[..self.used]);
         self.workspace.wipe();
     }
 }
 
-/// Messages `range` of one block each on lane kernel `kernel`, a group of its lanes at a time:
-/// the blocks compressed from the IV in one call, the padding block (the same for all) in one
-/// call of its constant entry on [`Compression::ONE_BLOCK_PADDING`], the digests written. The
-/// last group's idle lanes repeat its last message; their results are dropped.
+/// Messages `range` of one block each on lane kernel `kernel`, a group of its lanes at a time,
+/// in `buffers`: the blocks compressed from the IV in one call, the padding block (the same
+/// for all) in one call of its constant entry on [`Compression::ONE_BLOCK_PADDING`], the
+/// digests written. The last group's idle lanes repeat its last message; their results are
+/// dropped.
 ///
 /// # Safety
 /// `kernel` must run on this CPU.
@@ -198,6 +217,7 @@ unsafe fn one_block_groups<H, M, D>(
     messages: &M,
     range: core::ops::Range<usize>,
     digests: &mut D,
+    buffers: &mut GroupBuffers<H::Compression>,
 ) where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -206,17 +226,17 @@ unsafe fn one_block_groups<H, M, D>(
     // SAFETY: forwarded from the caller; each width is the kernel's own.
     unsafe {
         match kernel.lanes {
-            2 => one_block_groups_of::<H, M, D, 2>(kernel, messages, range, digests),
-            4 => one_block_groups_of::<H, M, D, 4>(kernel, messages, range, digests),
-            8 => one_block_groups_of::<H, M, D, 8>(kernel, messages, range, digests),
-            _ => one_block_groups_of::<H, M, D, 16>(kernel, messages, range, digests),
+            2 => one_block_groups_of::<H, M, D, 2>(kernel, messages, range, digests, buffers),
+            4 => one_block_groups_of::<H, M, D, 4>(kernel, messages, range, digests, buffers),
+            8 => one_block_groups_of::<H, M, D, 8>(kernel, messages, range, digests, buffers),
+            _ => one_block_groups_of::<H, M, D, 16>(kernel, messages, range, digests, buffers),
         }
     }
 }
 
-/// [`one_block_groups`] on a kernel of `W` lanes: the group's inputs and states of exactly
-/// its width (a `MAX_LANES` array of inputs, set up per group, cost 1.3 ns a message at 4,096
-/// nodes on `shani-x4`).
+/// [`one_block_groups`] on a kernel of `W` lanes: the group's inputs of exactly its width (a
+/// `MAX_LANES` array of inputs, set up per group, cost 1.3 ns a message at 4,096 nodes on
+/// `shani-x4`).
 ///
 /// # Safety
 /// As [`one_block_groups`]; `kernel.lanes` is `W`.
@@ -225,22 +245,23 @@ unsafe fn one_block_groups_of<H, M, D, const W: usize>(
     messages: &M,
     range: core::ops::Range<usize>,
     digests: &mut D,
+    buffers: &mut GroupBuffers<H::Compression>,
 ) where
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
     debug_assert_eq!(kernel.lanes, W);
-    let mut buffers = GroupBuffers::<H::Compression, W> {
-        states: [*H::IV; W],
-        workspace: Default::default(),
-    };
+    buffers.used = buffers.used.max(W);
+    let GroupBuffers {
+        states, workspace, ..
+    } = buffers;
+    let states = &mut states[..W];
     let mut first = range.start;
     while first < range.end {
         let filled = (range.end - first).min(W);
         let inputs: [&[Block<H>]; W] =
             core::array::from_fn(|l| Block::<H>::split(messages.get(first + l.min(filled - 1))).0);
-        let GroupBuffers { states, workspace } = &mut buffers;
         states.fill(*H::IV);
         // SAFETY: the caller guarantees the CPU runs `kernel`; `W` lanes (the kernel's) of one
         // block each, then one block of the given schedule on every lane.
@@ -1096,7 +1117,7 @@ mod tests {
     }
 
     #[test]
-    fn a_panic_mid_batch_of_one_block_messages_still_wipes_the_workspace() {
+    fn a_panic_mid_batch_of_one_block_messages_still_wipes_the_lanes() {
         type C = <Sha256 as HashFunction>::Compression;
         let nodes = [[7u8; 64]; 8];
         let mut out = [[0u8; 32]; 8];
@@ -1109,13 +1130,29 @@ mod tests {
         multisha_contract::wipe_observer::take();
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut digests = Failing(&mut out, 0);
+            let mut buffers = GroupBuffers::<C>::new();
             // SAFETY: the counting kernel runs on every CPU.
-            unsafe { one_block_groups::<Sha256, _, _>(kernel, &nodes[..], 0..8, &mut digests) };
+            unsafe {
+                one_block_groups::<Sha256, _, _>(
+                    kernel,
+                    &nodes[..],
+                    0..8,
+                    &mut digests,
+                    &mut buffers,
+                )
+            };
         }));
         assert!(unwound.is_err(), "the digests' panic unwinds");
+        // The lanes' states (the IV: the counting kernel computes nothing), then the lane
+        // workspace.
         let records = multisha_contract::wipe_observer::take();
-        assert_eq!(records.len(), 1, "the lane workspace: {records:?}");
-        assert!(records[0].zero_after, "{records:?}");
+        assert_eq!(records.len(), 2, "{records:?}");
+        let (states, workspace) = (records[0], records[1]);
+        assert!(
+            states.touched && states.had_data && states.zero_after,
+            "{states:?}"
+        );
+        assert!(workspace.zero_after, "{workspace:?}");
     }
 
     #[test]
