@@ -42,6 +42,10 @@ pub struct Cost {
     /// block through its constant entry). 0 where the kernel has no such entry or it is not
     /// measured: such messages then cost what the other parts say.
     pub one_block: f32,
+    /// Nanoseconds per use in a batch of messages exactly one block long, which a lane kernel
+    /// runs in groups of its own (no lane tails to set up): its set-up there. 0 on a
+    /// single-message kernel.
+    pub one_block_setup: f32,
 }
 
 impl Cost {
@@ -57,6 +61,7 @@ impl Cost {
             refill: 0.0,
             padding: step,
             one_block: 0.0,
+            one_block_setup: 0.0,
         }
     }
 
@@ -85,9 +90,28 @@ impl Cost {
         Self { padding, ..self }
     }
 
-    /// This cost with `one_block` nanoseconds per message exactly one block long, one by one.
+    /// This cost with `one_block` nanoseconds per message exactly one block long.
     pub const fn per_one_block_message(self, one_block: f32) -> Self {
         Self { one_block, ..self }
+    }
+
+    /// This cost with `one_block_setup` nanoseconds per use in a batch of one-block messages.
+    pub const fn with_one_block_setup(self, one_block_setup: f32) -> Self {
+        Self {
+            one_block_setup,
+            ..self
+        }
+    }
+
+    /// The predicted time of `count` messages exactly one block long on a lane kernel of
+    /// `lanes` lanes of this cost (groups of its own, the last one filled up), if it was
+    /// measured.
+    #[inline]
+    pub fn one_block_lanes_time(self, lanes: usize, count: usize) -> Option<f32> {
+        (self.one_block > 0.0).then(|| {
+            let groups = count.div_ceil(lanes);
+            self.one_block_setup + self.one_block * (groups * lanes) as f32
+        })
     }
 
     /// The predicted time of `count` messages one by one on a single-message kernel, `calls`
@@ -155,7 +179,13 @@ impl core::fmt::Display for Cost {
         if self.padding != self.step {
             write!(f, " (a shared padding block {:.1} ns/step)", self.padding)?;
         }
-        if self.one_block != 0.0 {
+        if self.one_block != 0.0 && self.one_block_setup != 0.0 {
+            write!(
+                f,
+                " (one-block messages: {:.0} ns/use + {:.1} ns each)",
+                self.one_block_setup, self.one_block
+            )?;
+        } else if self.one_block != 0.0 {
             write!(f, " (a one-block message {:.0} ns)", self.one_block)?;
         }
         Ok(())

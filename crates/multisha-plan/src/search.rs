@@ -121,26 +121,23 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         // or all 2), each message `last` blocks. Full groups run side by side; the messages
         // the windows leave over ([`grouped`]) each take a slot of their own.
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
+        if part.shared_padding && each == 2 {
+            // Messages of one block each run in groups of their own (the executor's
+            // `one_block_groups`), at the set-up and the time per message measured for that
+            // path: the same measure as one by one's (`Cost::one_by_one_time`), so the two
+            // compare at the rates each was measured at.
+            if let Some(time) = cost.one_block_lanes_time(lanes, part.count) {
+                return time;
+            }
+        }
         // A shared padding block runs through the constant entry where enough messages wait
         // for its schedule's expansion to pay (the executor's `constant_pays`: three lanes'
         // worth besides the first group); then each group's last step is such a block.
-        let constant = part.shared_padding && part.count >= 4 * lanes;
-        let padding = if constant {
+        let padding = if part.shared_padding && part.count >= 4 * lanes {
             cost.step - cost.padding
         } else {
             0.0
         };
-        if constant && each == 2 && cost.one_block > 0.0 {
-            // Messages of one block each: the kernel's measured time per such message in full
-            // groups (the calibration's padded shape), a slot of its own costing what it
-            // costs any message. The same measure as one by one's (`Cost::one_by_one_time`):
-            // the shapes compare at the rate each was measured at.
-            let grouped = grouped(part.count, lanes);
-            let alone = (part.count - grouped) as f32;
-            return cost.setup
-                + cost.one_block * part.count as f32
-                + (cost.ragged - cost.message).max(0.0) * alone;
-        }
         if !rotates(each) || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
             let grouped = grouped(part.count, lanes);
@@ -284,6 +281,14 @@ pub fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     let (blocks, segments) = (shape.blocks as f32, shape.segments as f32);
     let kernels = costs.lane_kernels().iter().zip(costs.full_savings());
     let hopeless = kernels.into_iter().all(|(&(width, cost), &full)| {
+        // Messages of one block each run on the lanes in groups of their own, whose time was
+        // measured: compared as it is.
+        if let (true, Some(time)) = (
+            shape.one_block_each(),
+            cost.one_block_lanes_time(width, shape.count),
+        ) {
+            return time >= single;
+        }
         let (per_block, per_segment) = if shape.count < width {
             savings(costs.single_cost(), cost, shape.count)
         } else {

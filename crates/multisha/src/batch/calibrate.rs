@@ -21,11 +21,13 @@
 //! of its own. Two more shapes check the model where the executor does more than those show:
 //! two lane-fulls of 1, 2 and 3 blocks in turn, all lengths different, refill the lanes as
 //! messages end (what the model leaves unexplained there is a part per message of a batch of
-//! differing lengths, `refill`), and four lane-fulls of messages exactly a block long share their
-//! padding block, which runs through the kernel's constant entry (its cost per such step
-//! fitted from what the model with every step alike overshoots). The single-message kernel has no set-up and one part per message: a one-block
-//! message, a two-block one (two calls: the whole block, then the padding) and a nine-block
-//! one give its call, step and message. Each step's cost then adds a ninth of the nine-block
+//! differing lengths, `refill`), and one and four lane-fulls of messages exactly a block long
+//! (64-byte Merkle nodes), which the executor runs in groups of their own, their padding block
+//! through the kernel's constant entry, give that path's set-up and time per message. The
+//! single-message kernel has no set-up and one part per message: a one-block message, a
+//! two-block one (two calls: the whole block, then the padding) and a nine-block one give its
+//! call, step and message; where it has an entry for one-block messages, eight of them (in
+//! pairs) its time per such message. Each step's cost then adds a ninth of the nine-block
 //! runs' mean excess over their fastest (runs over twice it left out as interrupted): a
 //! neighbour on the same core slows lanes bound by a unit's throughput more than a kernel
 //! bound by its latency, and the fastest runs alone would favour the lanes. A fit far from
@@ -278,6 +280,9 @@ mod measure {
                     // took 32 ns a message in some processes and 40 in others).
                     time(kernel, Messages::Padded, 1);
                     timed.padded = timed.padded.min(time(kernel, Messages::Padded, 1));
+                    // One lane-full of them too: with the four of `padded`, the set-up and
+                    // the time per message of their groups (no lane tails to set up).
+                    timed.nodes_one = timed.nodes_one.min(time(kernel, Messages::OneBlock(1), 1));
                 }
                 let nine = time(kernel, Messages::Full(1), 9);
                 timed.nine = timed.nine.min(nine);
@@ -325,9 +330,12 @@ mod measure {
         /// Two lane-fulls of 1, 2 and 3 blocks in turn, no two of one length
         /// ([`refill_len`]): lanes refilled as their messages end, as a ragged batch runs.
         Refills,
-        /// Four lane-fulls of messages of one block exactly: each a block, then the padding
-        /// block they share, through the constant entry (64-byte Merkle nodes).
+        /// Four lane-fulls of messages of one block exactly (64-byte Merkle nodes): each a
+        /// block, then the padding block they share, through the constant entry, in groups of
+        /// their own (the executor's `one_block_groups`).
         Padded,
+        /// This many lane-fulls of such messages.
+        OneBlock(usize),
     }
 
     impl Messages {
@@ -339,6 +347,7 @@ mod measure {
                 Self::Uneven => lanes,
                 Self::Refills => 2 * lanes,
                 Self::Padded => PADDED_GROUPS * lanes,
+                Self::OneBlock(groups) => groups * lanes,
             }
         }
     }
@@ -350,7 +359,8 @@ mod measure {
     /// calls, nine steps). `lone` and `uneven` are measured on lane kernels only; on the
     /// single-message kernel (a lane-full is one message) `two` is one two-block message (two
     /// calls, two steps), which tells its part per message from its part per call, and
-    /// `padded` (where it has an entry for one-block messages) the time per such message.
+    /// `padded` (where it has an entry for one-block messages) the time per such message; on
+    /// a lane kernel `padded` is four lane-fulls of one-block messages and `nodes_one` one.
     /// `nine_runs` holds every run of `nine`, for its typical time next to the fastest.
     #[derive(Clone, Copy)]
     struct Timings {
@@ -362,6 +372,7 @@ mod measure {
         nine_runs: Runs,
         refills: f32,
         padded: f32,
+        nodes_one: f32,
     }
 
     impl Timings {
@@ -374,6 +385,7 @@ mod measure {
             nine_runs: Runs::NONE,
             refills: f32::MAX,
             padded: f32::MAX,
+            nodes_one: f32::MAX,
         };
 
         /// The cost that explains the fastest times (`lanes`: a lane kernel's; else the
@@ -396,6 +408,7 @@ mod measure {
                 nine_runs,
                 refills,
                 padded,
+                nodes_one,
             } = self;
             // What a step typically takes beyond its fastest run: the typical `nine` run's
             // excess over the fastest, spread over its nine steps. A neighbour on the same
@@ -435,35 +448,20 @@ mod measure {
                     length_bytes,
                 );
                 let refill = ((refills - predicted) / count as f32).max(0.0);
-                // A shared padding block: what the padded groups took less (or more) than
-                // the model with every step alike, per group's padding step (SHA-256 on
-                // `shani-x4`, AMD EPYC Zen 4: 64 x 64 B predicted 40% over what it took).
+                // One-block messages in groups of their own: one lane-full and four give the
+                // time per message (a neighbour's slowing of its two steps shared by the
+                // lanes) and the set-up of that path, far less than the lane buffers'. (Those
+                // groups were the measure of a shared padding block's step, when they ran
+                // through the lane buffers; a step of it is now taken as any step.)
                 let groups = PADDED_GROUPS as f32;
-                let predicted = multisha_plan::all_on_lanes_time(
-                    lanes,
-                    cost,
-                    PADDED_GROUPS * lanes,
-                    |_| block_len,
-                    block_len,
-                    length_bytes,
-                );
-                // Kept within an eighth and twice a step (`max` and `min`, not `clamp`: a run
-                // disturbed enough to make the step negative panicked `clamp`; the fit is then
-                // refused below anyway).
-                let padding = (step - (predicted - padded) / groups)
-                    .max(step / 8.0)
-                    .min(step * 2.0);
-                // The padded groups' time per message beyond the set-up: what a batch of
-                // one-block messages costs a message on this kernel, a neighbour's slowing
-                // of its two steps shared by the lanes.
-                let one_block =
-                    ((padded - setup) / (groups * full)).max(0.0) + 2.0 * contended / full;
+                let one_block = ((padded - nodes_one) / ((groups - 1.0) * full)).max(0.0);
+                let one_block_setup = (nodes_one - full * one_block).max(0.0);
                 Cost::new(setup, call, step + contended)
                     .per_message(message)
                     .per_ragged_message(ragged)
                     .per_refill(refill)
-                    .per_padding_step(padding + contended)
-                    .per_one_block_message(one_block)
+                    .per_one_block_message(one_block + 2.0 * contended / full)
+                    .with_one_block_setup(one_block_setup)
             } else {
                 // With m per message: one = c + p + m, two = 2c + 2p + m, nine = 2c + 9p + m.
                 let step = (nine - two) / 7.0;
@@ -613,7 +611,7 @@ mod measure {
                     *message = &ZEROS[..refill_len(j, block_len)];
                 }
             }
-            Messages::Padded => {
+            Messages::Padded | Messages::OneBlock(_) => {
                 let block_len = <<H::Compression as Compression>::Block as BlockBytes>::LEN;
                 messages.fill(&ZEROS[..block_len]);
             }
@@ -673,6 +671,7 @@ mod measure {
                         8,
                     ),
                 },
+                nodes_one: cost.one_block_setup + (lanes as f32) * cost.one_block,
             }
         }
 
@@ -690,7 +689,8 @@ mod measure {
                     .per_message(12.0)
                     .per_ragged_message(25.0)
                     .per_refill(30.0)
-                    .per_padding_step(120.0);
+                    .per_one_block_message(31.0)
+                    .with_one_block_setup(40.0);
                 let fitted = times(cost, lanes).fit(estimate, Some(lanes), 64, 8);
                 for (part, got, want) in [
                     ("set-up", fitted.setup, cost.setup),
@@ -699,7 +699,12 @@ mod measure {
                     ("message", fitted.message, cost.message),
                     ("ragged", fitted.ragged, cost.ragged),
                     ("refill", fitted.refill, cost.refill),
-                    ("padding", fitted.padding, cost.padding),
+                    ("one-block message", fitted.one_block, cost.one_block),
+                    (
+                        "one-block set-up",
+                        fitted.one_block_setup,
+                        cost.one_block_setup,
+                    ),
                 ] {
                     assert!((got - want).abs() < 0.01, "{lanes} lanes: {part} {got}");
                 }

@@ -1145,14 +1145,7 @@ mod tests {
         assert!(unwound.is_err(), "the digests' panic unwinds");
         // The lanes' states (the IV: the counting kernel computes nothing), then the lane
         // workspace.
-        let records = multisha_contract::wipe_observer::take();
-        assert_eq!(records.len(), 2, "{records:?}");
-        let (states, workspace) = (records[0], records[1]);
-        assert!(
-            states.touched && states.had_data && states.zero_after,
-            "{states:?}"
-        );
-        assert!(workspace.zero_after, "{workspace:?}");
+        assert_lanes_then_workspace_wiped();
     }
 
     #[test]
@@ -1229,12 +1222,18 @@ mod tests {
         }));
         assert!(unwound.is_err(), "the digests' panic unwinds");
         // The lane buffers (which held the lanes' states and tails), then the lane workspace.
+        assert_lanes_then_workspace_wiped();
+    }
+
+    /// The wipes this thread recorded since the last look: the lanes' (which held data), then
+    /// the lane workspace's, both zero after.
+    fn assert_lanes_then_workspace_wiped() {
         let records = multisha_contract::wipe_observer::take();
         assert_eq!(records.len(), 2, "{records:?}");
-        let (buffers, workspace) = (records[0], records[1]);
+        let (lanes, workspace) = (records[0], records[1]);
         assert!(
-            buffers.touched && buffers.had_data && buffers.zero_after,
-            "{buffers:?}"
+            lanes.touched && lanes.had_data && lanes.zero_after,
+            "{lanes:?}"
         );
         assert!(workspace.zero_after, "{workspace:?}");
     }
