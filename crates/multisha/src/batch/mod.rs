@@ -183,8 +183,8 @@ where
             let blocks = (0..count).fold(0usize, |sum, i| {
                 sum.saturating_add(message_blocks(lens(i), block_len, length_bytes).0)
             });
-            // (Messages of one block each too: planned, two or three SHA-1 nodes on the
-            // lanes' groups of their own took 1.08-1.11 times a loop of one-shot calls.)
+            // (Messages of one block each as well, which past three are planned: two or three
+            // SHA-1 nodes planned onto the lanes took 1.08-1.11 times a loop of one-shot calls.)
             if costs.few_blocks_in(count, blocks) {
                 return to.one_by_one(Some((costs, measured)));
             }
