@@ -70,6 +70,12 @@ fn per_lane(n: usize, lanes: usize) -> usize {
 }
 
 impl Part {
+    /// Whether its messages are of one length, exactly one block each (that block, then the
+    /// padding block: two blocks): [`Shape::one_block_each`] of a part.
+    fn one_block_each(&self) -> bool {
+        self.equal && self.shared_padding && self.last == 2
+    }
+
     /// Every message of `shape` (whose last messages are `tail`).
     fn all(shape: &Shape, tail: &Tail) -> Self {
         Part {
@@ -104,9 +110,12 @@ impl Part {
 /// Predicted nanoseconds of `part` one by one.
 #[inline]
 fn single_time(cost: Cost, part: &Part) -> f32 {
-    // Equal messages of one block each: whole blocks plus the padding block, two blocks.
-    let one_block_each = part.equal && part.shared_padding && part.last == 2;
-    cost.one_by_one_time(part.segments, part.blocks, part.count, one_block_each)
+    cost.one_by_one_time(
+        part.segments,
+        part.blocks,
+        part.count,
+        part.one_block_each(),
+    )
 }
 
 /// Predicted nanoseconds of `part` (whose messages `tail` may hold: [`Part::known`]) on a
@@ -121,14 +130,15 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         // or all 2), each message `last` blocks. Full groups run side by side; the messages
         // the windows leave over ([`grouped`]) each take a slot of their own.
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
-        if part.shared_padding && each == 2 {
-            // Messages of one block each run in groups of their own (the executor's
-            // `one_block_groups`), at the set-up and the time per message measured for that
-            // path: the same measure as one by one's (`Cost::one_by_one_time`), so the two
-            // compare at the rates each was measured at.
-            if let Some(time) = cost.one_block_lanes_time(lanes, part.count) {
-                return time;
-            }
+        // Messages of one block each run in groups of their own (the executor's
+        // `one_block_groups`), at the set-up and the time per message measured for that path:
+        // the same measure as one by one's (`Cost::one_by_one_time`), so the two compare at
+        // the rates each was measured at.
+        if let (true, Some(time)) = (
+            part.one_block_each(),
+            cost.one_block_lanes_time(lanes, part.count),
+        ) {
+            return time;
         }
         // A shared padding block runs through the constant entry where enough messages wait
         // for its schedule's expansion to pay (the executor's `constant_pays`: three lanes'

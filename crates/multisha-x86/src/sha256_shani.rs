@@ -208,14 +208,14 @@ macro_rules! compress_block {
     }};
 }
 
-/// The four big-endian message words of `$block` (`&[u8; 64]`) in four registers.
-macro_rules! load_block {
-    ($block:expr, $bswap:expr) => {{
-        let block: &[u8; 64] = $block;
-        let q: *const __m128i = block.as_ptr().cast();
-        // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-        unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(q.add(i)), $bswap)) }
-    }};
+/// The sixteen message words of `block`, big-endian, four to a register (w[0] in lane 0).
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+pub(crate) fn block_words(block: &[u8; 64]) -> [__m128i; 4] {
+    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    let p: *const __m128i = block.as_ptr().cast();
+    // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
+    unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap)) }
 }
 
 /// `w + K` of the padding block of a one-block message: a constant, so its rounds load it
@@ -236,9 +236,9 @@ static PADDING_WK: [u32; 64] = {
 /// block's rounds on [`PADDING_WK`] (LLVM folds each round pair's words into a constant of
 /// its own), the feed-forward again.
 macro_rules! one_block_message {
-    ($iv_abef:expr, $iv_cdgh:expr, $block:expr, $bswap:expr) => {{
+    ($iv_abef:expr, $iv_cdgh:expr, $block:expr) => {{
         let (mut abef, mut cdgh) = ($iv_abef, $iv_cdgh);
-        let [mut w0, mut w1, mut w2, mut w3] = load_block!($block, $bswap);
+        let [mut w0, mut w1, mut w2, mut w3] = block_words($block);
         let mut w4;
         block_rounds!(abef, cdgh, w0, w1, w2, w3, w4);
         abef = _mm_add_epi32(abef, $iv_abef);
@@ -284,7 +284,7 @@ multisha_contract::declare_variant! {
                 store_digest!(abef1, cdgh1, second, bswap);
             }
             if let ([block], [out]) = (pairs.remainder(), outs.into_remainder()) {
-                let (abef, cdgh) = one_block_message!(iv_abef, iv_cdgh, block, bswap);
+                let (abef, cdgh) = one_block_message!(iv_abef, iv_cdgh, block);
                 store_digest!(abef, cdgh, out, bswap);
             }
         }
@@ -293,12 +293,10 @@ multisha_contract::declare_variant! {
     #[inline(never)]
     pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], w: &mut Sha256Workspace) {
         let _ = w;
-        // Byte-swaps each 32-bit word (the message is big-endian).
-        let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
         let (mut abef, mut cdgh) = to_shani!(state);
 
         for block in blocks {
-            let [w0, w1, w2, w3] = load_block!(block, bswap);
+            let [w0, w1, w2, w3] = block_words(block);
             compress_block!(abef, cdgh, w0, w1, w2, w3);
         }
 

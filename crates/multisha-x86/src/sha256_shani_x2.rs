@@ -15,13 +15,12 @@
 
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_loadu_si128,
-    _mm_or_si128, _mm_set_epi32, _mm_set_epi64x, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32,
-    _mm_sha256rnds2_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128,
-    _mm_storeu_si128, _mm_xor_si128,
+    _mm_or_si128, _mm_set_epi32, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32,
+    _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
 };
 use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, equal_lanes, hmac_template};
 
-use crate::sha256_shani::next_words;
+use crate::sha256_shani::{block_words, next_words};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -32,16 +31,6 @@ fn k4(i: usize) -> __m128i {
     let k: &[u32; 4] = SHA256_K[4 * i..4 * i + 4].try_into().expect("four words");
     // SAFETY: `k` is 16 readable bytes; unaligned load (SSE2, x86-64 baseline).
     unsafe { _mm_loadu_si128(k.as_ptr().cast()) }
-}
-
-/// The sixteen message words of `block`, big-endian, four to a register (w[0] in lane 0).
-#[inline]
-#[target_feature(enable = "sse2,ssse3")]
-fn words(block: &[u8; 64]) -> [__m128i; 4] {
-    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-    let p: *const __m128i = block.as_ptr().cast();
-    // SAFETY: `block` is 64 bytes, so the four unaligned 16-byte loads stay inside it.
-    unsafe { [0, 1, 2, 3].map(|i| _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap)) }
 }
 
 /// `[a, b, c, d]`, `[e, f, g, h]` to the SHA-NI pair `abef`, `cdgh`.
@@ -120,6 +109,39 @@ macro_rules! quad_x2 {
     };
 }
 
+/// The 64 rounds of one block on both streams, the schedule vectors `x0..x3` and `y0..y3`
+/// (replaced by the words sixteen later through rounds 0..48, with `next_words`' `short` arm
+/// where given), and `$between!(a0, c0, a1, c1)` after every group but the last.
+macro_rules! block_x2 {
+    ($between:ident, $a0:ident, $c0:ident, $a1:ident, $c1:ident,
+     $x0:ident, $x1:ident, $x2:ident, $x3:ident,
+     $y0:ident, $y1:ident, $y2:ident, $y3:ident $(, $short:ident)?) => {
+        for g in 0..3 {
+            quad_x2!(4 * g, $a0, $c0, $a1, $c1, $x0, $x1, $x2, $x3, $y0, $y1, $y2, $y3, schedule $($short)?);
+            $between!($a0, $c0, $a1, $c1);
+            quad_x2!(4 * g + 1, $a0, $c0, $a1, $c1, $x1, $x2, $x3, $x0, $y1, $y2, $y3, $y0, schedule $($short)?);
+            $between!($a0, $c0, $a1, $c1);
+            quad_x2!(4 * g + 2, $a0, $c0, $a1, $c1, $x2, $x3, $x0, $x1, $y2, $y3, $y0, $y1, schedule $($short)?);
+            $between!($a0, $c0, $a1, $c1);
+            quad_x2!(4 * g + 3, $a0, $c0, $a1, $c1, $x3, $x0, $x1, $x2, $y3, $y0, $y1, $y2, schedule $($short)?);
+            $between!($a0, $c0, $a1, $c1);
+        }
+        quad_x2!(12, $a0, $c0, $a1, $c1, $x0, $x1, $x2, $x3, $y0, $y1, $y2, $y3);
+        $between!($a0, $c0, $a1, $c1);
+        quad_x2!(13, $a0, $c0, $a1, $c1, $x1, $x2, $x3, $x0, $y1, $y2, $y3, $y0);
+        $between!($a0, $c0, $a1, $c1);
+        quad_x2!(14, $a0, $c0, $a1, $c1, $x2, $x3, $x0, $x1, $y2, $y3, $y0, $y1);
+        $between!($a0, $c0, $a1, $c1);
+        quad_x2!(15, $a0, $c0, $a1, $c1, $x3, $x0, $x1, $x2, $y3, $y0, $y1, $y2);
+    };
+}
+
+/// Nothing between groups of rounds ([`block_x2`]): the compiler interleaves the streams as
+/// the loop over the groups leaves them.
+macro_rules! free {
+    ($($state:ident),*) => {};
+}
+
 /// Ties the two streams' states together after a group of rounds: an empty `asm!` that
 /// (for all the compiler knows) reads and writes all four, so neither stream's next group
 /// can be scheduled before the other's last one. Without it LLVM scheduled one message's 128
@@ -152,86 +174,10 @@ pub(crate) fn one_block_pair(
     block1: &[u8; 64],
     padding_wk: &[u32; 64],
 ) -> [(__m128i, __m128i); 2] {
-    let [mut x0, mut x1, mut x2, mut x3] = words(block0);
-    let [mut y0, mut y1, mut y2, mut y3] = words(block1);
+    let [mut x0, mut x1, mut x2, mut x3] = block_words(block0);
+    let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
     let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
-    for g in 0..3 {
-        quad_x2!(
-            4 * g,
-            a0,
-            c0,
-            a1,
-            c1,
-            x0,
-            x1,
-            x2,
-            x3,
-            y0,
-            y1,
-            y2,
-            y3,
-            schedule
-        );
-        lockstep!(a0, c0, a1, c1);
-        quad_x2!(
-            4 * g + 1,
-            a0,
-            c0,
-            a1,
-            c1,
-            x1,
-            x2,
-            x3,
-            x0,
-            y1,
-            y2,
-            y3,
-            y0,
-            schedule
-        );
-        lockstep!(a0, c0, a1, c1);
-        quad_x2!(
-            4 * g + 2,
-            a0,
-            c0,
-            a1,
-            c1,
-            x2,
-            x3,
-            x0,
-            x1,
-            y2,
-            y3,
-            y0,
-            y1,
-            schedule
-        );
-        lockstep!(a0, c0, a1, c1);
-        quad_x2!(
-            4 * g + 3,
-            a0,
-            c0,
-            a1,
-            c1,
-            x3,
-            x0,
-            x1,
-            x2,
-            y3,
-            y0,
-            y1,
-            y2,
-            schedule
-        );
-        lockstep!(a0, c0, a1, c1);
-    }
-    quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
-    lockstep!(a0, c0, a1, c1);
-    quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
-    lockstep!(a0, c0, a1, c1);
-    quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
-    lockstep!(a0, c0, a1, c1);
-    quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
+    block_x2!(lockstep, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
     (a0, c0) = (_mm_add_epi32(a0, iv.0), _mm_add_epi32(c0, iv.1));
     (a1, c1) = (_mm_add_epi32(a1, iv.0), _mm_add_epi32(c1, iv.1));
     let (mid_a0, mid_c0, mid_a1, mid_c1) = (a0, c0, a1, c1);
@@ -269,20 +215,11 @@ multisha_contract::declare_variant! {
         let (mut a0, mut c0) = to_shani(s0);
         let (mut a1, mut c1) = to_shani(s1);
         for (block0, block1) in b0.iter().zip(b1.iter()) {
-            let [mut x0, mut x1, mut x2, mut x3] = words(block0);
-            let [mut y0, mut y1, mut y2, mut y3] = words(block1);
+            let [mut x0, mut x1, mut x2, mut x3] = block_words(block0);
+            let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
             // Rounds 0..48 consume a schedule vector, then replace it by the one sixteen words
             // later; rounds 48..64 only consume.
-            for g in 0..3 {
-                quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule);
-                quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule);
-                quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule);
-                quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule);
-            }
-            quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
-            quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
-            quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
-            quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
+            block_x2!(free, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
             (a0, c0) = feed_forward(s0, a0, c0);
             (a1, c1) = feed_forward(s1, a1, c1);
         }
@@ -343,16 +280,7 @@ multisha_contract::declare_variant! {
                 let (mut y0, mut y1) = message(a1, c1, mask1, pad1);
                 let (mut x2, mut x3, mut y2, mut y3) = (pad2, pad3, pad2, pad3);
                 (a0, c0, a1, c1) = (start_a, start_c, start_a, start_c);
-                for g in 0..3 {
-                    quad_x2!(4 * g, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, schedule short);
-                    quad_x2!(4 * g + 1, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0, schedule short);
-                    quad_x2!(4 * g + 2, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1, schedule short);
-                    quad_x2!(4 * g + 3, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2, schedule short);
-                }
-                quad_x2!(12, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
-                quad_x2!(13, a0, c0, a1, c1, x1, x2, x3, x0, y1, y2, y3, y0);
-                quad_x2!(14, a0, c0, a1, c1, x2, x3, x0, x1, y2, y3, y0, y1);
-                quad_x2!(15, a0, c0, a1, c1, x3, x0, x1, x2, y3, y0, y1, y2);
+                block_x2!(free, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3, short);
                 (a0, c0) = (_mm_add_epi32(a0, start_a), _mm_add_epi32(c0, start_c));
                 (a1, c1) = (_mm_add_epi32(a1, start_a), _mm_add_epi32(c1, start_c));
             }

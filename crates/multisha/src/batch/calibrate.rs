@@ -278,8 +278,11 @@ mod measure {
                     // Its constant entry is code no other shape runs: warmed up first, as
                     // the first shape is (measured cold, the padded groups of `shani-x4`
                     // took 32 ns a message in some processes and 40 in others).
-                    time(kernel, Messages::Padded, 1);
-                    timed.padded = timed.padded.min(time(kernel, Messages::Padded, 1));
+                    time(kernel, Messages::OneBlock(PADDED_GROUPS), 1);
+                    timed.padded =
+                        timed
+                            .padded
+                            .min(time(kernel, Messages::OneBlock(PADDED_GROUPS), 1));
                     // One lane-full of them too: with the four of `padded`, the set-up and
                     // the time per message of their groups (no lane tails to set up).
                     timed.nodes_one = timed.nodes_one.min(time(kernel, Messages::OneBlock(1), 1));
@@ -330,11 +333,9 @@ mod measure {
         /// Two lane-fulls of 1, 2 and 3 blocks in turn, no two of one length
         /// ([`refill_len`]): lanes refilled as their messages end, as a ragged batch runs.
         Refills,
-        /// Four lane-fulls of messages of one block exactly (64-byte Merkle nodes): each a
-        /// block, then the padding block they share, through the constant entry, in groups of
-        /// their own (the executor's `one_block_groups`).
-        Padded,
-        /// This many lane-fulls of such messages.
+        /// This many lane-fulls of messages of one block exactly (64-byte Merkle nodes): each
+        /// a block, then the padding block they share, through the constant entry, in groups
+        /// of their own (the executor's `one_block_groups`).
         OneBlock(usize),
     }
 
@@ -346,7 +347,6 @@ mod measure {
                 Self::Lone => 1,
                 Self::Uneven => lanes,
                 Self::Refills => 2 * lanes,
-                Self::Padded => PADDED_GROUPS * lanes,
                 Self::OneBlock(groups) => groups * lanes,
             }
         }
@@ -532,9 +532,8 @@ mod measure {
             .unwrap_or(Duration::ZERO)
     }
 
-    /// Lane-fulls of [`Messages::Padded`]: enough that the executor runs their shared padding
-    /// block through the constant entry (three lanes' worth waiting when the first group
-    /// reaches it).
+    /// Lane-fulls of one-block messages in the larger of the two shapes that measure their
+    /// groups ([`Messages::OneBlock`]; the smaller has one).
     const PADDED_GROUPS: usize = 4;
 
     /// The bytes of message `j` of [`Messages::Refills`]: 1, 2 or 3 blocks in turn, `j` bytes
@@ -611,7 +610,7 @@ mod measure {
                     *message = &ZEROS[..refill_len(j, block_len)];
                 }
             }
-            Messages::Padded | Messages::OneBlock(_) => {
+            Messages::OneBlock(_) => {
                 let block_len = <<H::Compression as Compression>::Block as BlockBytes>::LEN;
                 messages.fill(&ZEROS[..block_len]);
             }

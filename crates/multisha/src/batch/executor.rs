@@ -274,12 +274,23 @@ unsafe fn one_block_groups_of<H, M, D, const W: usize>(
             );
         }
         for (l, state) in states[..filled].iter().enumerate() {
-            let mut digest = H::ZERO;
-            write_digest(state.as_ref(), digest.as_mut());
-            digests.put(first + l, &digest);
+            put_state::<H, D>(digests, first + l, state);
         }
         first += filled;
     }
+}
+
+/// Writes the digest of a message's final `state` into slot `index` of `digests` (through a
+/// digest of fixed size: see [`Digests::put`]).
+#[inline(always)]
+fn put_state<H: HashFunction, D: Digests + ?Sized>(
+    digests: &mut D,
+    index: usize,
+    state: &<H::Compression as Compression>::State,
+) {
+    let mut digest = H::ZERO;
+    write_digest(state.as_ref(), digest.as_mut());
+    digests.put(index, &digest);
 }
 
 /// The single-message kernel a batch runs its one-by-one messages on, with its entry for
@@ -626,9 +637,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
 
     /// Writes slot `i`'s digest and frees the slot.
     fn finish(&mut self, i: usize) {
-        let mut digest = H::ZERO;
-        write_digest(self.buffers.states[i].as_ref(), digest.as_mut());
-        self.digests.put(self.jobs[i].index, &digest);
+        put_state::<H, D>(self.digests, self.jobs[i].index, &self.buffers.states[i]);
         self.busy &= !(1 << i);
     }
 
@@ -878,9 +887,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
             unsafe { (kernel.compress)(states, &inputs, &mut self.workspace) };
         }
         for (state, &index) in self.buffers.states.iter().zip(&group) {
-            let mut digest = H::ZERO;
-            write_digest(state.as_ref(), digest.as_mut());
-            self.digests.put(index, &digest);
+            put_state::<H, D>(self.digests, index, state);
         }
     }
 
