@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &str, &[&str])] = &[
     (
         "engine",
         "the public API: re-exports, reports, choices, pinned handles, the registry's entries",
-        &["engine/", "algorithms.rs", "pbkdf2.rs", "lib.rs"],
+        &["engine/", "algorithms.rs", "hmac.rs", "pbkdf2.rs", "lib.rs"],
     ),
 ];
 

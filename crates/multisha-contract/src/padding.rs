@@ -237,13 +237,32 @@ impl<A: Compression> OneShot<A> {
     /// The CPU must support every feature `kernel` requires.
     #[inline(always)]
     pub unsafe fn hash(&mut self, kernel: KernelFn<A>, iv: &A::State, data: &[u8], out: &mut [u8]) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.hash_from(kernel, iv, 0, data, out) }
+    }
+
+    /// [`Self::hash`] of `data` as the end of a longer message: from `state`, the state after
+    /// the message's first `prefix_bits` bits (whole blocks, such as HMAC's keyed block), which
+    /// the length field counts.
+    ///
+    /// # Safety
+    /// As [`Self::hash`].
+    #[inline(always)]
+    pub unsafe fn hash_from(
+        &mut self,
+        kernel: KernelFn<A>,
+        state: &A::State,
+        prefix_bits: u128,
+        data: &[u8],
+        out: &mut [u8],
+    ) {
         let (blocks, tail) = A::Block::split(data);
-        let mut state = *iv;
+        let mut state = *state;
         if !blocks.is_empty() {
             // SAFETY: the caller guarantees the CPU runs `kernel`.
             unsafe { kernel(&mut state, blocks, &mut self.workspace) };
         }
-        let used = pad_into::<A>(&mut self.padded, tail, data.len() as u128 * 8);
+        let used = pad_into::<A>(&mut self.padded, tail, prefix_bits + data.len() as u128 * 8);
         self.dirty = true;
         // SAFETY: as above.
         unsafe { kernel(&mut state, &self.padded[..used], &mut self.workspace) };

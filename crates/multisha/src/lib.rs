@@ -60,6 +60,9 @@
 //!   container of byte containers. Each batch is planned by the kernels' costs, declared and
 //!   then measured on the running CPU ([`engine::batch_costs`], [`engine::batch_plan`],
 //!   [`engine::calibrate`]).
+//! * [`hmac_sha256_many`], [`hmac_sha1_many`], ..., [`hmac_many`] for generic code: HMAC of
+//!   many messages under one key (pseudonyms, per-record tags), the key's keyed states computed
+//!   once and the messages' inner and outer hashes run as batches, on the lanes.
 //! * [`pbkdf2_hmac_sha256`], [`pbkdf2_hmac_sha1`], ..., [`pbkdf2_hmac`] for generic code, and
 //!   a constant-time [`pbkdf2_hmac_sha256_verify`] next to each: PBKDF2-HMAC with the keyed
 //!   states computed once and every iteration in the kernel's own loop.
@@ -95,6 +98,7 @@ pub mod block_api;
 mod dispatch;
 pub mod engine;
 mod hash_function;
+mod hmac;
 mod kdf;
 mod oneshot;
 mod pbkdf2;
@@ -105,6 +109,10 @@ mod tests;
 pub use algorithms::*;
 pub use digest::{self, Digest};
 pub use hash_function::HashFunction;
+pub use hmac::{
+    hmac_many, hmac_sha1_many, hmac_sha224_many, hmac_sha256_many, hmac_sha384_many,
+    hmac_sha512_224_many, hmac_sha512_256_many, hmac_sha512_many,
+};
 pub use kdf::Pbkdf2Error;
 pub use pbkdf2::{
     pbkdf2_hmac, pbkdf2_hmac_sha1, pbkdf2_hmac_sha1_verify, pbkdf2_hmac_sha224,

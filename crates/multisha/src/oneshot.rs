@@ -1,6 +1,7 @@
 //! One-shot hashing: whole blocks straight from the input, the padded tail built in place in
 //! one stack buffer, one workspace wiped once. The fastest path for small messages.
 
+use crate::batch::Start;
 use crate::dispatch;
 use crate::hash_function::HashFunction;
 use multisha_contract::{BlockBytes, Compression, KernelFn, OneBlockFn, OneShot, hash_one_block};
@@ -58,5 +59,36 @@ pub(crate) unsafe fn hash_in<H: HashFunction>(
     let mut out = H::ZERO;
     // SAFETY: forwarded from the caller.
     unsafe { buffers.hash(kernel, H::IV, data, out.as_mut()) };
+    out
+}
+
+/// [`hash_in`] of `data` after `start`'s prefix (HMAC: a keyed block), from its state; the
+/// one-block entry, whose padding is that of a whole message of one block, from the IV only.
+///
+/// # Safety
+/// As [`hash`].
+#[inline(always)]
+pub(crate) unsafe fn hash_in_from<H: HashFunction, S: Start<H::Compression>>(
+    buffers: &mut OneShot<H::Compression>,
+    kernel: KernelFn<H::Compression>,
+    one_block: Option<OneBlockFn<H::Compression>>,
+    start: S,
+    data: &[u8],
+) -> H::Digest {
+    if S::FROM_IV {
+        // SAFETY: forwarded from the caller.
+        return unsafe { hash_in::<H>(buffers, kernel, one_block, data) };
+    }
+    let mut out = H::ZERO;
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        buffers.hash_from(
+            kernel,
+            start.state(),
+            start.prefix_bits(),
+            data,
+            out.as_mut(),
+        )
+    };
     out
 }

@@ -371,3 +371,54 @@ fn pbkdf2_secret_wipes<H: multisha::HashFunction>(state_bytes: usize) {
         }
     }
 }
+
+/// The HMAC batch functions wipe the key's buffers and keyed states and every inner digest
+/// (each held data, and holds only zeros after), for keys shorter and longer than a block and
+/// batches of one message, of a lane-full and of more than a round (256 messages).
+#[test]
+fn hmac_batches_wipe_keys_and_inner_digests() {
+    hmac_many_wipes::<multisha::Sha1>(20);
+    hmac_many_wipes::<multisha::Sha256>(32);
+    hmac_many_wipes::<multisha::Sha512>(64);
+}
+
+fn hmac_many_wipes<H: multisha::HashFunction>(state_bytes: usize) {
+    use multisha_contract::wipe_observer::take_secrets;
+    let block = H::algorithm().block_len();
+    for key_len in [10, 200] {
+        for count in [1, 16, 300] {
+            let what = format!("{} HMAC batch, {key_len} B key, {count} messages", H::id());
+            let messages: Vec<Vec<u8>> = (0..count).map(|i| vec![i as u8; i % 90]).collect();
+            let mut tags = vec![H::ZERO; count];
+            take_secrets();
+            multisha::hmac_many::<H>(&vec![0xa5; key_len], &messages, &mut tags);
+            let records = take_secrets();
+            for record in &records {
+                assert!(
+                    record.zero_after,
+                    "{what}: {record:?} not zero after its wipe"
+                );
+                assert!(
+                    record.had_data,
+                    "{what}: {record:?} held nothing (wiped twice?)"
+                );
+            }
+            let count_of = |name: &str, bytes: usize| {
+                records
+                    .iter()
+                    .filter(|r| r.what == name)
+                    .inspect(|r| assert_eq!(r.bytes, bytes, "{what}: {r:?}"))
+                    .count()
+            };
+            assert_eq!(count_of("HMAC key block", block), 1, "{what}");
+            assert_eq!(count_of("HMAC pad block", block), 2, "{what}");
+            assert_eq!(count_of("HMAC inner keyed state", state_bytes), 1, "{what}");
+            assert_eq!(count_of("HMAC outer keyed state", state_bytes), 1, "{what}");
+            assert_eq!(
+                count_of("HMAC inner digest", H::OUTPUT.len),
+                count.min(256),
+                "{what}: one wipe per inner digest slot used"
+            );
+        }
+    }
+}

@@ -32,6 +32,7 @@
 //!   message data: each is wiped once per batch call (a tail buffer is overwritten, not wiped,
 //!   between messages), the lane buffers only in the slots the batch used.
 
+use super::start::{FromIv, Start};
 use crate::dispatch::{self, Keyed, Ladder};
 use crate::hash_function::HashFunction;
 use multisha_contract::{
@@ -73,6 +74,8 @@ fn window_offset(key: u64) -> usize {
 /// # Safety
 /// Every kernel must run on this CPU (they come from the dispatcher or a pinned variant, which
 /// check).
+#[cfg(any(test, feature = "std"))]
+#[inline(always)]
 pub(crate) unsafe fn execute<H, M, D>(
     plan: &Plan,
     ladder: &Ladder<H::Compression>,
@@ -84,19 +87,41 @@ pub(crate) unsafe fn execute<H, M, D>(
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
+    // SAFETY: forwarded from the caller.
+    unsafe { execute_from::<H, M, D, _>(plan, ladder, single, FromIv::<H>::NEW, messages, digests) }
+}
+
+/// [`execute`] with every message starting from `start` (a keyed state: HMAC).
+///
+/// # Safety
+/// As [`execute`].
+pub(crate) unsafe fn execute_from<H, M, D, S>(
+    plan: &Plan,
+    ladder: &Ladder<H::Compression>,
+    single: OneByOneKernel<H::Compression>,
+    start: S,
+    messages: &M,
+    digests: &mut D,
+) where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     debug_assert_eq!(
         plan.stages().map(|s| s.count).sum::<usize>(),
         messages.count()
     );
     if plan.is_one_by_one() {
         // No lane buffers to set up or wipe.
-        return serial::<H, M, D>(single, messages, digests);
+        return serial_in::<H, M, D, S>(single, start, messages, 0..messages.count(), digests);
     }
-    if one_block_each::<H, M>(messages) {
+    // (The one-block paths' padding is a whole message of one block: from the IV only.)
+    if S::FROM_IV && one_block_each::<H, M>(messages) {
         // SAFETY: forwarded from the caller.
         return unsafe { one_block_stages::<H, M, D>(plan, ladder, single, messages, digests) };
     }
-    let mut batch = Batch::<H, M, D>::new(messages, digests);
+    let mut batch = Batch::<H, M, D, S>::new(messages, digests, start);
     for stage in plan.stages() {
         batch.limit += stage.count;
         match stage.runner {
@@ -112,10 +137,11 @@ pub(crate) unsafe fn execute<H, M, D>(
                     // SAFETY: the single-message kernel comes from the dispatcher, which checks
                     // the CPU.
                     let digest = unsafe {
-                        crate::oneshot::hash_in::<H>(
+                        crate::oneshot::hash_in_from::<H, S>(
                             &mut buffers,
                             kernel,
                             one_block,
+                            start,
                             messages.get(index),
                         )
                     };
@@ -171,7 +197,9 @@ unsafe fn one_block_stages<H, M, D>(
                     &mut buffers,
                 )
             },
-            Runner::OneByOne => serial_in::<H, M, D>(single, messages, range, digests),
+            Runner::OneByOne => {
+                serial_in::<H, M, D, _>(single, FromIv::<H>::NEW, messages, range, digests)
+            }
         }
         start += stage.count;
     }
@@ -330,6 +358,7 @@ std::thread_local! {
 /// One message after the other through the single-message kernel `single`. Inlined: on the smallest
 /// batches, which go one by one straight from `hash_many`, a call more was 28 of the 91
 /// instructions a batch of two executes beyond a loop of one-shot calls.
+#[cfg(any(test, feature = "std"))]
 #[inline(always)]
 pub(crate) fn serial<H, M, D>(single: OneByOneKernel<H::Compression>, messages: &M, digests: &mut D)
 where
@@ -337,13 +366,30 @@ where
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    serial_in::<H, M, D>(single, messages, 0..messages.count(), digests);
+    serial_from::<H, M, D, _>(single, FromIv::<H>::NEW, messages, digests);
 }
 
-/// [`serial`] on messages `range` only.
+/// [`serial`] with every message starting from `start` (a keyed state: HMAC).
 #[inline(always)]
-fn serial_in<H, M, D>(
+pub(crate) fn serial_from<H, M, D, S>(
     single: OneByOneKernel<H::Compression>,
+    start: S,
+    messages: &M,
+    digests: &mut D,
+) where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
+    serial_in::<H, M, D, S>(single, start, messages, 0..messages.count(), digests);
+}
+
+/// [`serial`] on messages `range` only, each from `start`.
+#[inline(always)]
+fn serial_in<H, M, D, S>(
+    single: OneByOneKernel<H::Compression>,
+    start: S,
     messages: &M,
     range: core::ops::Range<usize>,
     digests: &mut D,
@@ -351,18 +397,26 @@ fn serial_in<H, M, D>(
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
+    S: Start<H::Compression>,
 {
     // One set of one-shot buffers for every message: zeroed once, the workspace wiped once (a
     // loop of one-shot calls, which does both per message, executes 2.5% more instructions on
     // 7 x 32 B SHA-256 through `unroll8`, a kernel that uses the workspace).
     let mut buffers = OneShot::<H::Compression>::new();
     let OneByOneKernel { kernel, one_block } = single;
-    let Some(pair) = one_block else {
+    // (The one-block entry's padding is a whole message of one block: from the IV only.)
+    let Some(pair) = one_block.filter(|_| S::FROM_IV) else {
         // No entry for one-block messages: nothing to look ahead for.
         for i in range {
             // SAFETY: the single-message kernel comes from the dispatcher, which checks the CPU.
             let digest = unsafe {
-                crate::oneshot::hash_in::<H>(&mut buffers, kernel, None, messages.get(i))
+                crate::oneshot::hash_in_from::<H, S>(
+                    &mut buffers,
+                    kernel,
+                    None,
+                    start,
+                    messages.get(i),
+                )
             };
             digests.put(i, &digest);
         }
@@ -449,6 +503,16 @@ impl<B: BlockBytes> Job<'_, B> {
     }
 }
 
+/// A message's whole blocks and whether its padded tail takes two blocks: messages of one
+/// shape run side by side from start to end ([`Batch::run_group`]).
+fn block_shape<A: Compression>(len: usize) -> (usize, bool) {
+    let block_len = <A::Block as BlockBytes>::LEN;
+    (
+        len / block_len,
+        len % block_len >= block_len - A::LENGTH_BYTES,
+    )
+}
+
 /// The bits of slots `0..n`.
 fn first_slots(n: usize) -> u32 {
     debug_assert!(n <= MAX_LANES);
@@ -465,9 +529,17 @@ fn slots(mut mask: u32) -> impl Iterator<Item = usize> {
 }
 
 /// A batch in progress: the messages, the digests, the slots, and the order of what is left.
-struct Batch<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> {
+struct Batch<'m, H, M, D, S>
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     messages: &'m M,
     digests: &'m mut D,
+    /// Where every message starts.
+    start: S,
     buffers: LaneBuffers<H::Compression>,
     workspace: <H::Compression as Compression>::LaneWorkspace,
     jobs: [Job<'m, Block<H>>; MAX_LANES],
@@ -499,11 +571,18 @@ struct Batch<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> {
 type Block<H> = <<H as HashFunction>::Compression as Compression>::Block;
 type Word<H> = <<H as HashFunction>::Compression as Compression>::Word;
 
-impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H, M, D> {
-    fn new(messages: &'m M, digests: &'m mut D) -> Self {
+impl<'m, H, M, D, S> Batch<'m, H, M, D, S>
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
+    fn new(messages: &'m M, digests: &'m mut D, start: S) -> Self {
         Self {
             messages,
             digests,
+            start,
             buffers: LaneBuffers::new(),
             workspace: Default::default(),
             jobs: [Job::IDLE; MAX_LANES],
@@ -607,7 +686,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         let (data, rest) = Block::<H>::split(message);
         let one_block = rest.len()
             < <Block<H> as BlockBytes>::LEN - <H::Compression as Compression>::LENGTH_BYTES;
-        self.buffers.states[i] = *H::IV;
+        self.buffers.states[i] = *self.start.state();
         self.jobs[i] = Job {
             index,
             data,
@@ -631,7 +710,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         if job.tail_len == 2 {
             tail[1] = <Block<H> as BlockBytes>::ZERO;
         }
-        pad_into::<H::Compression>(tail, job.rest, job.len as u128 * 8);
+        pad_into::<H::Compression>(tail, job.rest, self.start.bit_len(job.len));
         job.tail_built = true;
     }
 
@@ -661,13 +740,25 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
 }
 
 /// The wipe, once per batch: on return and on unwind alike.
-impl<H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Drop for Batch<'_, H, M, D> {
+impl<H, M, D, S> Drop for Batch<'_, H, M, D, S>
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     fn drop(&mut self) {
         self.wipe();
     }
 }
 
-impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H, M, D> {
+impl<'m, H, M, D, S> Batch<'m, H, M, D, S>
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     /// Fills the free lanes of a `width`-lane kernel: with messages parked beyond its lanes
     /// (a wider kernel's, or rotation's), else with the next messages. When what is left is
     /// fewer than twice the lanes, starts all of it (in slots beyond the lanes) so rotation
@@ -830,8 +921,8 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         if !matches!(width, 2 | 4 | 8 | 16)
             || self.waiting() < width
             || !self.refill()
-            || !self.window_equal
             || self.window_len - self.window_taken < width
+            || !self.window_equal && !self.next_share_shape(width)
         {
             return false;
         }
@@ -839,7 +930,22 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         waiting == width || waiting >= 2 * width || !self.rotation_pays()
     }
 
-    /// The next `W` messages (`W` the kernel's lanes), all of one length, side by side from
+    /// Whether the next `width` messages of the window have the same [`block_shape`] (in a
+    /// window taken longest first, neighbours mostly do: short ragged messages of one padded
+    /// block each ran at a third of the speed through the per-lane bookkeeping).
+    fn next_share_shape(&self, width: usize) -> bool {
+        let shape = |k: usize| {
+            let len = self
+                .messages
+                .get(self.window_at(self.window_taken + k))
+                .len();
+            block_shape::<H::Compression>(len)
+        };
+        let first = shape(0);
+        (1..width).all(|k| shape(k) == first)
+    }
+
+    /// The next `W` messages (`W` the kernel's lanes), all of one [`block_shape`], side by side from
     /// start to end: their whole blocks straight from the messages in one call, then their
     /// tails (the constant entry when the length is a multiple of the block size). The per-lane
     /// bookkeeping of ragged batches ([`Job`]) costs as much as the kernel on one-block
@@ -851,15 +957,18 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         let group: [usize; W] = core::array::from_fn(|l| self.window_at(taken + l));
         self.window_taken += W;
         self.started += W;
-        let len = messages.get(group[0]).len();
+        let lens: [usize; W] = core::array::from_fn(|l| messages.get(group[l]).len());
+        let len = lens[0];
+        let equal = self.window_equal || lens.iter().all(|&l| l == len);
         let mut inputs: [&[Block<H>]; W] =
             core::array::from_fn(|l| Block::<H>::split(messages.get(group[l])).0);
-        let rest = len % <Block<H> as BlockBytes>::LEN;
-        let constant = rest == 0 && self.constant_pays(len, W);
+        let block_len = <Block<H> as BlockBytes>::LEN;
+        let rest = len % block_len;
+        let constant = equal && rest == 0 && self.constant_pays(len, W);
         let LaneBuffers { states, tails } = &mut self.buffers;
         let states = &mut states[..W];
         for state in states.iter_mut() {
-            *state = *H::IV;
+            *state = *self.start.state();
         }
         if !inputs[0].is_empty() {
             // SAFETY: the kernel's variant was checked to run on this CPU when it was chosen;
@@ -869,15 +978,16 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         if constant {
             self.run_constant(kernel, len);
         } else {
-            let two = rest
-                >= <Block<H> as BlockBytes>::LEN - <H::Compression as Compression>::LENGTH_BYTES;
-            for (tail, &index) in tails.iter_mut().zip(&group) {
+            // (The same for every message of the group: see `block_shape`.)
+            let two = rest >= block_len - <H::Compression as Compression>::LENGTH_BYTES;
+            for ((tail, &index), &len) in tails.iter_mut().zip(&group).zip(&lens) {
                 let message = messages.get(index);
                 tail[0] = <Block<H> as BlockBytes>::ZERO;
                 if two {
                     tail[1] = <Block<H> as BlockBytes>::ZERO;
                 }
-                pad_into::<H::Compression>(tail, &message[len - rest..], len as u128 * 8);
+                let rest = len % block_len;
+                pad_into::<H::Compression>(tail, &message[len - rest..], self.start.bit_len(len));
             }
             let used = if two { 2 } else { 1 };
             for (input, tail) in inputs.iter_mut().zip(tails.iter()) {
@@ -899,7 +1009,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     /// at the end, which costs more than the expansion).
     fn constant_pays(&self, len: usize, width: usize) -> bool {
         len == 0
-            || len == <Block<H> as BlockBytes>::LEN
+            || S::FROM_IV && len == <Block<H> as BlockBytes>::LEN
             || self.schedule_for == Some(len)
             || self.waiting() >= 3 * width
     }
@@ -909,7 +1019,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
     /// one-block messages, else expanded once per batch.
     fn run_constant(&mut self, kernel: LaneKernel<H::Compression>, len: usize) {
         let rounds = <H::Compression as Compression>::ROUNDS;
-        if len == <Block<H> as BlockBytes>::LEN {
+        if S::FROM_IV && len == <Block<H> as BlockBytes>::LEN {
             // SAFETY: as below.
             unsafe {
                 (kernel.constant)(
@@ -922,7 +1032,7 @@ impl<'m, H: HashFunction, M: Messages + ?Sized, D: Digests + ?Sized> Batch<'m, H
         }
         if self.schedule_for != Some(len) {
             let mut padding = [<Block<H> as BlockBytes>::ZERO; 2];
-            pad_into::<H::Compression>(&mut padding, &[], len as u128 * 8);
+            pad_into::<H::Compression>(&mut padding, &[], self.start.bit_len(len));
             <H::Compression as Compression>::schedule(&padding[0], &mut self.schedule[..rounds]);
             self.schedule_for = Some(len);
         }
@@ -1198,7 +1308,8 @@ mod tests {
         lens.extend((0..64).map(|i| (i * 37) % 50 * 10));
         let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
         let mut digests = std::vec![[0u8; 32]; messages.len()];
-        let mut batch = Batch::<Sha256, _, _>::new(&messages[..], &mut digests[..]);
+        let mut batch =
+            Batch::<Sha256, _, _, _>::new(&messages[..], &mut digests[..], FromIv::<Sha256>::NEW);
         batch.limit = messages.len();
         let started: Vec<usize> = core::iter::from_fn(|| batch.next_job()).collect();
         let mut want: Vec<usize> = (0..6).collect();
@@ -1223,7 +1334,8 @@ mod tests {
         multisha_contract::wipe_observer::take();
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut digests = Failing(&mut out, 0);
-            let mut batch = Batch::<Sha256, _, _>::new(&messages[..], &mut digests);
+            let mut batch =
+                Batch::<Sha256, _, _, _>::new(&messages[..], &mut digests, FromIv::<Sha256>::NEW);
             batch.limit = messages.len();
             batch.run_level(kernel);
         }));
@@ -1281,7 +1393,7 @@ mod tests {
         let data = data();
         let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
         let mut digests = std::vec![H::ZERO; lens.len()];
-        let mut batch = Batch::<H, _, _>::new(&messages[..], &mut digests[..]);
+        let mut batch = Batch::<H, _, _, _>::new(&messages[..], &mut digests[..], FromIv::<H>::NEW);
         batch.limit = lens.len();
         STEPS.with(|steps| steps.set(0));
         batch.run_level(kernel);

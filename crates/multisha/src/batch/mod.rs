@@ -18,10 +18,12 @@
 pub(crate) mod audit;
 pub(crate) mod calibrate;
 pub(crate) mod executor;
+mod start;
 
 pub(crate) use executor::{Digests, Flat, Messages, OneByOneKernel};
 use multisha_plan::Costs;
 use multisha_plan::Remembered;
+pub(crate) use start::{AfterBlocks, FromIv, Start};
 
 use crate::dispatch::{self, Ladder};
 use crate::hash_function::HashFunction;
@@ -60,11 +62,29 @@ where
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
+    hash_many_from::<H, M, D, _>(messages, digests, FromIv::<H>::NEW);
+}
+
+/// [`hash_many`] with every message starting from `start` (a keyed state: the HMAC batch
+/// functions). Planned as the same messages from the IV: the prefix is whole blocks hashed
+/// once, before the batch.
+///
+/// # Panics
+/// If `messages` and `digests` differ in length.
+#[inline(always)]
+pub(crate) fn hash_many_from<H, M, D, S>(messages: &M, digests: &mut D, start: S)
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     check_lengths::<H>(messages.count(), digests.count());
     let lens = |i| messages.get(i).len();
-    let run = Run::<H, M, D> {
+    let run = Run::<H, M, D, S> {
         messages,
         digests,
+        start,
         hash: PhantomData,
     };
     route::<H::Compression, _>(messages.count(), lens, || messages.equal_len(), run);
@@ -90,29 +110,33 @@ pub(crate) trait Destination<A: Compression> {
 /// A batch run: the [`Destination`] of the batch functions. The single-message kernel is read
 /// from the slot where a batch goes one by one or to a plan, not before: carried through the
 /// decision, it cost 15 ns on 8 SHA-1 messages of 0-200 bytes (`small_batches`).
-struct Run<'a, H: HashFunction, M: ?Sized, D: ?Sized> {
+struct Run<'a, H: HashFunction, M: ?Sized, D: ?Sized, S> {
     messages: &'a M,
     digests: &'a mut D,
+    /// Where every message starts.
+    start: S,
     hash: PhantomData<H>,
 }
 
-impl<H, M, D> Destination<H::Compression> for Run<'_, H, M, D>
+impl<H, M, D, S> Destination<H::Compression> for Run<'_, H, M, D, S>
 where
     H: HashFunction,
     M: Messages + ?Sized,
     D: Digests + ?Sized,
+    S: Start<H::Compression>,
 {
     type Out = ();
     const ACTS: bool = true;
 
     #[inline(always)]
     fn pinned(self, variant: &'static Variant) {
-        run_pinned::<H, M, D>(variant, self.messages, self.digests);
+        run_pinned_from::<H, M, D, S>(variant, self.start, self.messages, self.digests);
     }
 
     #[inline(always)]
     fn one_by_one(self, _: Option<(&Costs, bool)>) {
-        executor::serial::<H, M, D>(OneByOneKernel::installed(), self.messages, self.digests);
+        let single = OneByOneKernel::installed();
+        executor::serial_from::<H, M, D, S>(single, self.start, self.messages, self.digests);
     }
 
     #[inline(always)]
@@ -123,7 +147,16 @@ where
         );
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
         // which checked that the CPU runs them.
-        unsafe { executor::execute::<H, M, D>(plan, &ladder, single, self.messages, self.digests) }
+        unsafe {
+            executor::execute_from::<H, M, D, S>(
+                plan,
+                &ladder,
+                single,
+                self.start,
+                self.messages,
+                self.digests,
+            )
+        }
     }
 }
 
@@ -309,6 +342,25 @@ where
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
+    run_pinned_from::<H, M, D, _>(variant, FromIv::<H>::NEW, messages, digests);
+}
+
+/// [`run_pinned`] with every message starting from `start`.
+///
+/// # Panics
+/// As [`run_pinned`].
+#[inline(never)]
+pub(crate) fn run_pinned_from<H, M, D, S>(
+    variant: &'static Variant,
+    start: S,
+    messages: &M,
+    digests: &mut D,
+) where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     check_lengths::<H>(messages.count(), digests.count());
     let declaration = variant
         .declaration::<H::Compression>()
@@ -320,16 +372,17 @@ where
             // SAFETY: a pinned variant was checked to run on this CPU when it was chosen; the
             // single-message kernel comes from the dispatcher.
             unsafe {
-                executor::execute::<H, M, D>(
+                executor::execute_from::<H, M, D, S>(
                     &plan,
                     &Ladder::only(variant),
                     single,
+                    start,
                     messages,
                     digests,
                 )
             };
         }
-        Kernel::Serial => executor::serial::<H, M, D>(single, messages, digests),
+        Kernel::Serial => executor::serial_from::<H, M, D, S>(single, start, messages, digests),
         Kernel::Single(_) => panic!("{variant} is not a many-message variant"),
     }
 }
@@ -339,6 +392,16 @@ where
 #[cfg(test)]
 pub(crate) fn for_every_variant<H: HashFunction>(
     messages: &[&[u8]],
+    check: impl FnMut(&str, &[H::Digest]),
+) {
+    for_every_variant_from::<H, _>(messages, FromIv::<H>::NEW, check);
+}
+
+/// [`for_every_variant`] with every message starting from `start`.
+#[cfg(test)]
+pub(crate) fn for_every_variant_from<H: HashFunction, S: Start<H::Compression>>(
+    messages: &[&[u8]],
+    start: S,
     mut check: impl FnMut(&str, &[H::Digest]),
 ) {
     use crate::registry::Interface;
@@ -350,7 +413,7 @@ pub(crate) fn for_every_variant<H: HashFunction>(
     {
         // Cleared per variant: one that skips a slot must not inherit the previous one's digest.
         digests.fill(H::ZERO);
-        run_pinned::<H, _, _>(variant, messages, &mut digests[..]);
+        run_pinned_from::<H, _, _, S>(variant, start, messages, &mut digests[..]);
         check(&std::format!("{variant} alone"), &digests);
     }
 }
@@ -361,6 +424,16 @@ pub(crate) fn for_every_variant<H: HashFunction>(
 #[cfg(test)]
 pub(crate) fn for_every_plan<H: HashFunction>(
     messages: &[&[u8]],
+    check: impl FnMut(&str, &[H::Digest]),
+) {
+    for_every_plan_from::<H, _>(messages, FromIv::<H>::NEW, check);
+}
+
+/// [`for_every_plan`] with every message starting from `start`.
+#[cfg(test)]
+pub(crate) fn for_every_plan_from<H: HashFunction, S: Start<H::Compression>>(
+    messages: &[&[u8]],
+    start: S,
     mut check: impl FnMut(&str, &[H::Digest]),
 ) {
     let mut digests = std::vec![H::ZERO; messages.len()];
@@ -369,7 +442,16 @@ pub(crate) fn for_every_plan<H: HashFunction>(
     for plan in multisha_plan::every_plan_shape(ladder.len(), messages.len()) {
         digests.fill(H::ZERO);
         // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher.
-        unsafe { executor::execute::<H, _, _>(&plan, &ladder, single, messages, &mut digests[..]) };
+        unsafe {
+            executor::execute_from::<H, _, _, S>(
+                &plan,
+                &ladder,
+                single,
+                start,
+                messages,
+                &mut digests[..],
+            )
+        };
         check(&std::format!("plan {plan}"), &digests);
     }
 }

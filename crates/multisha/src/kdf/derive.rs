@@ -172,7 +172,7 @@ unsafe fn for_each_block<H: HashFunction>(
 ///
 /// # Safety
 /// The CPU must support every feature `compress` requires.
-unsafe fn hmac_keys<A: Compression>(
+pub(crate) unsafe fn hmac_keys<A: Compression>(
     compress: KernelFn<A>,
     iv: State<A>,
     password: &[u8],

@@ -42,7 +42,7 @@ pub(crate) mod chains;
 mod derive;
 mod error;
 
-pub(crate) use derive::{derive as derive_with, verify as verify_with};
+pub(crate) use derive::{derive as derive_with, hmac_keys, verify as verify_with};
 pub use error::Pbkdf2Error;
 
 use crate::hash_function::HashFunction;
