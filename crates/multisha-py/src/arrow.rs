@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::sync::Arc;
+use zeroize::Zeroizing;
 
 /// The C data interface's `ArrowSchema`.
 #[repr(C)]
@@ -197,18 +198,22 @@ impl<'a> Column<'a> {
     fn value(&self, i: usize) -> Result<&'a [u8], String> {
         let slot = self.offset + i;
         let (start, end) = match self.layout {
-            // SAFETY: offset + length + 1 offsets of the layout's width.
+            // SAFETY: offset + length + 1 offsets of the layout's width (read unaligned: the
+            // interface recommends aligned buffers, it does not promise them).
             Layout::Offsets32 => unsafe {
                 let offsets = self.index.cast::<i32>();
                 (
-                    i64::from(*offsets.add(slot)),
-                    i64::from(*offsets.add(slot + 1)),
+                    i64::from(offsets.add(slot).read_unaligned()),
+                    i64::from(offsets.add(slot + 1).read_unaligned()),
                 )
             },
             // SAFETY: as above.
             Layout::Offsets64 => unsafe {
                 let offsets = self.index.cast::<i64>();
-                (*offsets.add(slot), *offsets.add(slot + 1))
+                (
+                    offsets.add(slot).read_unaligned(),
+                    offsets.add(slot + 1).read_unaligned(),
+                )
             },
             Layout::Views => return self.view(i),
         };
@@ -219,6 +224,11 @@ impl<'a> Column<'a> {
         }
         if end == start {
             return Ok(&[]);
+        }
+        if self.data.is_null() {
+            return Err(format!(
+                "an Arrow array without a data buffer has a value at slot {i}"
+            ));
         }
         // SAFETY: the data buffer holds every byte the offsets point at.
         Ok(unsafe {
@@ -252,16 +262,15 @@ impl<'a> Column<'a> {
             ));
         };
         // SAFETY: the sizes buffer holds one size per variadic buffer.
-        let size = unsafe { *self.sizes.add(buffer) };
-        if (start + len) as i64 > size {
+        let size = unsafe { self.sizes.add(buffer).read_unaligned() };
+        let data = self.variadic[buffer];
+        if (start + len) as i64 > size || data.is_null() {
             return Err(format!(
                 "an Arrow view at slot {i} runs past the end of data buffer {buffer}"
             ));
         }
         // SAFETY: checked against the buffer's size just above.
-        Ok(unsafe {
-            std::slice::from_raw_parts(self.variadic[buffer].cast::<u8>().add(start), len)
-        })
+        Ok(unsafe { std::slice::from_raw_parts(data.cast::<u8>().add(start), len) })
     }
 
     /// Slots that hold no value.
@@ -368,7 +377,7 @@ struct Exported {
 
 /// What an exported schema's `private_data` points at: its format string.
 struct ExportedSchema {
-    _format: CString,
+    format: CString,
 }
 
 unsafe extern "C" fn release_array(array: *mut ArrowArray) {
@@ -390,19 +399,45 @@ unsafe extern "C" fn release_schema(schema: *mut ArrowSchema) {
     }
 }
 
+/// Frees a boxed `ArrowArray` this module made: released first unless a consumer moved it
+/// out (and set `release` to null).
+///
+/// # Safety
+/// `array` is such a box, freed once.
+unsafe fn free_array(array: *mut ArrowArray) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        if let Some(release) = (*array).release {
+            release(array);
+        }
+        drop(Box::from_raw(array));
+    }
+}
+
+/// [`free_array`] for a boxed `ArrowSchema`.
+///
+/// # Safety
+/// As [`free_array`].
+unsafe fn free_schema(schema: *mut ArrowSchema) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        if let Some(release) = (*schema).release {
+            release(schema);
+        }
+        drop(Box::from_raw(schema));
+    }
+}
+
 unsafe extern "C" fn drop_array_capsule(capsule: *mut ffi::PyObject) {
-    // SAFETY: the capsule holds a boxed `ArrowArray` (maybe moved out by its consumer, who then
-    // set `release` to null); called once, by CPython, with the GIL.
+    // SAFETY: the capsule holds a boxed `ArrowArray` of this module's; called once, by CPython,
+    // with the GIL.
     unsafe {
         let array = ffi::PyCapsule_GetPointer(capsule, ARRAY_CAPSULE.as_ptr()).cast::<ArrowArray>();
         if array.is_null() {
             ffi::PyErr_Clear();
             return;
         }
-        if let Some(release) = (*array).release {
-            release(array);
-        }
-        drop(Box::from_raw(array));
+        free_array(array);
     }
 }
 
@@ -415,11 +450,36 @@ unsafe extern "C" fn drop_schema_capsule(capsule: *mut ffi::PyObject) {
             ffi::PyErr_Clear();
             return;
         }
-        if let Some(release) = (*schema).release {
-            release(schema);
-        }
-        drop(Box::from_raw(schema));
+        free_schema(schema);
     }
+}
+
+/// A capsule named `name` that owns `pointer` (a boxed schema or array of this module's, freed
+/// by `destructor`); if it cannot be made, the box is freed here.
+///
+/// # Safety
+/// `pointer` is such a box, and `destructor` the one for its type.
+unsafe fn capsule<'py>(
+    py: Python<'py>,
+    pointer: *mut c_void,
+    name: &'static CStr,
+    destructor: unsafe extern "C" fn(*mut ffi::PyObject),
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: the name is a static; the capsule takes ownership of the box.
+    let raw = unsafe { ffi::PyCapsule_New(pointer, name.as_ptr(), Some(destructor)) };
+    if raw.is_null() {
+        // SAFETY: not owned by a capsule: freed here, as its type says.
+        unsafe {
+            if name == SCHEMA_CAPSULE {
+                free_schema(pointer.cast());
+            } else {
+                free_array(pointer.cast());
+            }
+        }
+        return Err(PyErr::fetch(py));
+    }
+    // SAFETY: a new reference.
+    Ok(unsafe { Bound::from_owned_ptr(py, raw) })
 }
 
 /// The digests of an Arrow column, exported by `__arrow_c_array__` as a
@@ -442,9 +502,14 @@ impl ArrowDigests {
         // A requested schema is a hint the producer may ignore (the protocol's rule).
         let _ = requested_schema;
         let d = &self.digests;
-        let format = CString::new(format!("w:{}", d.size)).expect("no NUL");
-        let schema = Box::new(ArrowSchema {
-            format: format.as_ptr(),
+        // Every pointer is taken from a box already turned into a raw pointer, which no move
+        // invalidates.
+        let private = Box::into_raw(Box::new(ExportedSchema {
+            format: CString::new(format!("w:{}", d.size)).expect("no NUL"),
+        }));
+        let schema = Box::into_raw(Box::new(ArrowSchema {
+            // SAFETY: `private` was just made; the string lives as long as the schema.
+            format: unsafe { (*private).format.as_ptr() },
             name: c"".as_ptr(),
             metadata: std::ptr::null(),
             flags: NULLABLE,
@@ -452,9 +517,11 @@ impl ArrowDigests {
             children: std::ptr::null_mut(),
             dictionary: std::ptr::null_mut(),
             release: Some(release_schema),
-            private_data: Box::into_raw(Box::new(ExportedSchema { _format: format })).cast(),
-        });
-        let mut exported = Box::new(Exported {
+            private_data: private.cast(),
+        }));
+        // SAFETY: `schema` is a boxed schema this function made, owned by the capsule.
+        let schema = unsafe { capsule(py, schema.cast(), SCHEMA_CAPSULE, drop_schema_capsule)? };
+        let exported = Box::into_raw(Box::new(Exported {
             _digests: Arc::clone(d),
             buffers: [
                 d.validity
@@ -462,44 +529,22 @@ impl ArrowDigests {
                     .map_or(std::ptr::null(), |v| v.as_ptr().cast()),
                 d.data.as_ptr().cast(),
             ],
-        });
-        let buffers = exported.buffers.as_mut_ptr();
-        let array = Box::new(ArrowArray {
+        }));
+        let array = Box::into_raw(Box::new(ArrowArray {
             length: d.len as i64,
             null_count: d.null_count as i64,
             offset: 0,
             n_buffers: 2,
             n_children: 0,
-            buffers,
+            // SAFETY: `exported` was just made; its buffers live as long as the array.
+            buffers: unsafe { (*exported).buffers.as_mut_ptr() },
             children: std::ptr::null_mut(),
             dictionary: std::ptr::null_mut(),
             release: Some(release_array),
-            private_data: Box::into_raw(exported).cast(),
-        });
-        // SAFETY: each capsule takes ownership of its box, freed by its destructor (which
-        // releases the struct first unless a consumer moved it out); the names are statics.
-        let (schema, array) = unsafe {
-            (
-                ffi::PyCapsule_New(
-                    Box::into_raw(schema).cast(),
-                    SCHEMA_CAPSULE.as_ptr(),
-                    Some(drop_schema_capsule),
-                ),
-                ffi::PyCapsule_New(
-                    Box::into_raw(array).cast(),
-                    ARRAY_CAPSULE.as_ptr(),
-                    Some(drop_array_capsule),
-                ),
-            )
-        };
-        // SAFETY: new references (or null with an error set, which `from_owned_ptr_or_err`
-        // returns).
-        let (schema, array) = unsafe {
-            (
-                Bound::from_owned_ptr_or_err(py, schema)?,
-                Bound::from_owned_ptr_or_err(py, array)?,
-            )
-        };
+            private_data: exported.cast(),
+        }));
+        // SAFETY: as for the schema.
+        let array = unsafe { capsule(py, array.cast(), ARRAY_CAPSULE, drop_array_capsule)? };
         PyTuple::new(py, [schema, array])
     }
 
@@ -527,9 +572,11 @@ pub(crate) fn arrow_hash(
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let function = Function::from_name(name)?;
+    // Copied (wiped after): hashed without the GIL, whatever object held it.
     let key = key
-        .map(|k| crate::buffer::Bytes::of(k).map(|b| b.as_slice().to_vec()))
+        .map(|k| crate::buffer::Bytes::of(k).map(|b| Zeroizing::new(b.as_slice().to_vec())))
         .transpose()?;
+    let key = key.as_ref().map(|k| k.as_slice());
     let exported = array.call_method0("__arrow_c_array__")?;
     let (schema, array) = exported
         .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
@@ -542,10 +589,8 @@ pub(crate) fn arrow_hash(
     let size = function.digest_size();
     let mut data = vec![0u8; column.len * size];
     // Arrow buffers are immutable: hashed with the GIL released.
-    py.detach(|| {
-        with_function!(function, H => hash_column::<H>(&column, key.as_deref(), &mut data, threads))
-    })
-    .map_err(PyValueError::new_err)?;
+    py.detach(|| with_function!(function, H => hash_column::<H>(&column, key, &mut data, threads)))
+        .map_err(PyValueError::new_err)?;
     let null_count = column.null_count();
     let validity = (null_count > 0).then(|| {
         let mut bitmap = vec![0u8; column.len.div_ceil(8)];

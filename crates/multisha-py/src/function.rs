@@ -42,22 +42,19 @@ impl Function {
     }
 
     /// The function named `name` as `hashlib.new` takes it: any case, with or without the
-    /// dash (`"SHA256"`, `"sha-256"`, `"sha512/256"`, as OpenSSL spells them too).
+    /// separators (`"SHA256"`, `"sha-256"`, `"sha512-256"`, `"sha512/256"`, as OpenSSL spells
+    /// them too).
     pub(crate) fn from_name(name: &str) -> PyResult<Function> {
-        let canonical: String = name
-            .chars()
-            .filter(|c| *c != '-')
-            .map(|c| {
-                if c == '/' {
-                    '_'
-                } else {
-                    c.to_ascii_lowercase()
-                }
-            })
-            .collect();
+        let bare = |s: &str| -> String {
+            s.chars()
+                .filter(|c| !matches!(c, '-' | '_' | '/'))
+                .map(|c| c.to_ascii_lowercase())
+                .collect()
+        };
+        let wanted = bare(name);
         Function::ALL
             .into_iter()
-            .find(|f| f.name() == canonical)
+            .find(|f| bare(f.name()) == wanted)
             .ok_or_else(|| PyValueError::new_err(format!("unsupported hash type {name}")))
     }
 

@@ -6,6 +6,7 @@ use crate::function::{Function, with_function};
 use multisha::Digest;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 /// Updates at least this long are hashed with the GIL released (as `hashlib` does from 2 KiB):
 /// below it, releasing and taking the GIL back costs more than it lets other threads do.
@@ -61,19 +62,20 @@ impl State {
 }
 
 /// A hash object, as `hashlib`'s: `update` with more data, `digest` or `hexdigest` of what it
-/// has had so far (it can go on after), `copy` to branch.
-#[pyclass(module = "multisha", name = "Hash")]
+/// has had so far (it can go on after), `copy` to branch. Threads may share one, as hashlib's:
+/// its state is behind a lock, waited for without the GIL.
+#[pyclass(module = "multisha", name = "Hash", frozen)]
 pub(crate) struct Hash {
     function: Function,
-    state: State,
+    state: Mutex<State>,
 }
 
 impl Hash {
     /// A hash object of `function`, given `data` first.
     pub(crate) fn new(function: Function, data: Option<&Bound<'_, PyAny>>) -> PyResult<Hash> {
-        let mut hash = Hash {
+        let hash = Hash {
             function,
-            state: State::new(function),
+            state: Mutex::new(State::new(function)),
         };
         if let Some(data) = data {
             hash.update_with(data)?;
@@ -81,14 +83,38 @@ impl Hash {
         Ok(hash)
     }
 
-    fn update_with(&mut self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// The state, locked (a panic while it was held left it whole: each update is one call).
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `f` of the state: at once if no other thread holds it, else once it is free, waited for
+    /// without the GIL (whose holder could otherwise be the one that must finish first).
+    fn with_state<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut State) -> R + Send) -> R {
+        match self.state.try_lock() {
+            Ok(mut state) => f(&mut state),
+            Err(TryLockError::Poisoned(poisoned)) => f(&mut poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => py.detach(|| f(&mut self.lock())),
+        }
+    }
+
+    fn update_with(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = data.py();
         let bytes = Bytes::of(data)?;
         let slice = bytes.as_slice();
         if slice.len() >= DETACH_FROM && bytes.immutable() {
-            let state = &mut self.state;
-            data.py().detach(|| state.update(slice));
-        } else {
-            self.state.update(slice);
+            py.detach(|| self.lock().update(slice));
+            return Ok(());
+        }
+        match self.state.try_lock() {
+            Ok(mut state) => state.update(slice),
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner().update(slice),
+            // Waited for without the GIL, so on a copy: a mutable buffer's owner could change
+            // it meanwhile.
+            Err(TryLockError::WouldBlock) => {
+                let owned = slice.to_vec();
+                py.detach(|| self.lock().update(&owned));
+            }
         }
         Ok(())
     }
@@ -97,29 +123,28 @@ impl Hash {
 #[pymethods]
 impl Hash {
     /// Hashes `data` (any object with the buffer protocol) after what came before.
-    fn update(&mut self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.update_with(data)
     }
 
     /// The digest of everything given so far, as bytes.
     fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.state.digest())
+        PyBytes::new(py, &self.with_state(py, |state| state.digest()))
     }
 
     /// The digest of everything given so far, as a string of hexadecimal digits.
-    fn hexdigest(&self) -> String {
-        self.state
-            .digest()
+    fn hexdigest(&self, py: Python<'_>) -> String {
+        self.with_state(py, |state| state.digest())
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect()
     }
 
     /// An independent copy of this hash object.
-    fn copy(&self) -> Hash {
+    fn copy(&self, py: Python<'_>) -> Hash {
         Hash {
             function: self.function,
-            state: self.state.clone(),
+            state: Mutex::new(self.with_state(py, |state| state.clone())),
         }
     }
 

@@ -7,6 +7,7 @@ use crate::function::{Function, with_function};
 use multisha::HashFunction;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
+use zeroize::Zeroizing;
 
 /// The digests of `messages` as `H`, HMAC-`H` under `key` if there is one.
 pub(crate) fn hash_into<H: HashFunction>(
@@ -45,10 +46,12 @@ fn many_list<'py>(
     let key = key.map(Bytes::of).transpose()?;
     let immutable = held.iter().all(Bytes::immutable);
     let messages: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
-    // The key is copied (a short value): the hashing may then run without the GIL whatever
-    // object held it.
-    let key: Option<Vec<u8>> = key.as_ref().map(|k| k.as_slice().to_vec());
-    let run = || hash_flat(function, key.as_deref(), &messages);
+    // The key is copied (a short value, wiped after): the hashing may then run without the
+    // GIL whatever object held it.
+    let key: Option<Zeroizing<Vec<u8>>> =
+        key.as_ref().map(|k| Zeroizing::new(k.as_slice().to_vec()));
+    let key = key.as_ref().map(|k| k.as_slice());
+    let run = || hash_flat(function, key, &messages);
     let flat = if immutable && messages.len() > 1 {
         py.detach(run)
     } else {

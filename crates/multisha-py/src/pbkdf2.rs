@@ -6,6 +6,7 @@ use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::num::NonZeroU32;
+use zeroize::Zeroizing;
 
 /// `hashlib.pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None)`: the derived key,
 /// `dklen` bytes (the digest size if `None`). The GIL is released while it derives.
@@ -20,8 +21,9 @@ pub(crate) fn pbkdf2_hmac<'py>(
     dklen: Option<i64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let function = Function::from_name(hash_name)?;
-    // Copied: the derivation runs without the GIL, whatever object held them.
-    let password = Bytes::of(password)?.as_slice().to_vec();
+    // Copied (the password wiped after): the derivation runs without the GIL, whatever
+    // object held them.
+    let password = Zeroizing::new(Bytes::of(password)?.as_slice().to_vec());
     let salt = Bytes::of(salt)?.as_slice().to_vec();
     // hashlib's checks and wording, in its order.
     if iterations < 1 {
@@ -40,7 +42,7 @@ pub(crate) fn pbkdf2_hmac<'py>(
         return Err(PyOverflowError::new_err("key length is too great."));
     }
     let iterations = NonZeroU32::new(iterations as u32).expect("checked above");
-    let mut key = vec![0u8; dklen as usize];
+    let mut key = Zeroizing::new(vec![0u8; dklen as usize]);
     let derived = py.detach(|| {
         with_function!(function, H => multisha::pbkdf2_hmac::<H>(&password, &salt, iterations, &mut key))
     });

@@ -76,6 +76,9 @@ def test_what_hashlib_refuses_is_refused_alike():
 def test_names_as_hashlib_takes_them():
     assert multisha.new("SHA256").name == "sha256"
     assert multisha.new("sha-512/256").name == "sha512_256"
+    # OpenSSL's spellings, which hashlib.new takes too.
+    assert multisha.new("sha512-256").name == hashlib.new("sha512-256").name
+    assert multisha.new("SHA512-224").name == hashlib.new("SHA512-224").name
     assert multisha.algorithms_guaranteed == frozenset(NAMES)
     assert multisha.sha256(data=b"abc").digest() == hashlib.sha256(b"abc").digest()
     assert multisha.sha256(b"abc", usedforsecurity=False).digest() == hashlib.sha256(b"abc").digest()
@@ -132,3 +135,35 @@ def test_active_names_what_runs():
     assert set(active) == {"sha1", "sha256", "sha512"}
     assert all(single and many for single, many in active.values())
     assert sys.modules["multisha"].__version__
+
+
+def test_threads_may_share_a_hash_object():
+    import threading
+
+    chunk = bytes(range(256)) * 64  # 16 KiB bytes: hashed without the GIL
+    small = bytearray(b"x" * 10)  # small and mutable: hashed with the GIL
+    shared = multisha.sha256()
+    barrier = threading.Barrier(3)
+    errors = []
+
+    def feed():
+        try:
+            for _ in range(200):
+                shared.update(chunk)
+                shared.digest()
+                shared.copy()
+            # Every thread's big updates are in before any small one: each phase's bytes are
+            # the same whatever the order, so the digest says whether an update was lost.
+            barrier.wait()
+            for _ in range(200):
+                shared.update(small)
+        except Exception as e:  # noqa: BLE001 (the test reports whatever went wrong)
+            errors.append(e)
+
+    threads = [threading.Thread(target=feed) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert shared.digest() == hashlib.sha256(chunk * 600 + bytes(small) * 600).digest()

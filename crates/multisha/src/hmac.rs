@@ -11,6 +11,7 @@ use crate::batch::{self, AfterBlocks};
 use crate::dispatch;
 use crate::hash_function::HashFunction;
 use crate::kdf;
+use crate::registry::Variant;
 use multisha_contract::wipe_secret;
 
 /// Messages per round: 16 KiB of inner digests at most (SHA-512), and enough messages to fill
@@ -36,6 +37,17 @@ pub fn hmac_many<H: HashFunction>(
     messages: &[impl AsRef<[u8]>],
     digests: &mut [H::Digest],
 ) {
+    keyed::<H>(None, key, messages, digests);
+}
+
+/// [`hmac_many`] with both hashes of every message on the many-message variant `pinned`
+/// (`PinnedMany::hmac_many`), else planned.
+pub(crate) fn keyed<H: HashFunction>(
+    pinned: Option<&'static Variant>,
+    key: &[u8],
+    messages: &[impl AsRef<[u8]>],
+    digests: &mut [H::Digest],
+) {
     assert_eq!(
         messages.len(),
         digests.len(),
@@ -47,6 +59,20 @@ pub fn hmac_many<H: HashFunction>(
     if messages.is_empty() {
         return;
     }
+    hash_rounds::<H>(pinned, key, messages, digests);
+    // The kernels' dead frames may hold spills of the keyed states.
+    multisha_contract::scrub_stack();
+}
+
+/// [`hmac_many`]'s work, in a frame of its own: the keyed states and the inner digests wipe
+/// as they drop, in place, at its end (on unwind too: a caller's `AsRef` may panic).
+#[inline(never)]
+fn hash_rounds<H: HashFunction>(
+    pinned: Option<&'static Variant>,
+    key: &[u8],
+    messages: &[impl AsRef<[u8]>],
+    digests: &mut [H::Digest],
+) {
     let compress = dispatch::current::<H::Compression>();
     // SAFETY: the dispatcher's kernel runs on this CPU.
     let keys = unsafe { kdf::hmac_keys::<H::Compression>(compress, *H::IV, key, H::OUTPUT.len) };
@@ -54,19 +80,42 @@ pub fn hmac_many<H: HashFunction>(
         AfterBlocks::new(&keys.inner, 1),
         AfterBlocks::new(&keys.outer, 1),
     );
-    let mut inner = [H::ZERO; ROUND];
-    let used = messages.len().min(ROUND);
+    let mut inner = InnerDigests::<H> {
+        digests: [H::ZERO; ROUND],
+        used: messages.len().min(ROUND),
+    };
     for (messages, digests) in messages.chunks(ROUND).zip(digests.chunks_mut(ROUND)) {
-        let inner = &mut inner[..messages.len()];
-        batch::hash_many_from::<H, _, _, _>(messages, inner, inner_start);
-        batch::hash_many_from::<H, _, _, _>(&*inner, digests, outer_start);
+        let inner = &mut inner.digests[..messages.len()];
+        match pinned {
+            None => {
+                batch::hash_many_from::<H, _, _, _>(messages, inner, inner_start);
+                batch::hash_many_from::<H, _, _, _>(&*inner, digests, outer_start);
+            }
+            Some(variant) => {
+                batch::run_pinned_from::<H, _, _, _>(variant, inner_start, messages, inner);
+                batch::run_pinned_from::<H, _, _, _>(variant, outer_start, &*inner, digests);
+            }
+        }
     }
-    for digest in &mut inner[..used] {
-        wipe_secret("HMAC inner digest", digest.as_mut());
-    }
-    // `keys` wipes its states as it drops; the kernels' dead frames may hold spills of them.
-    drop(keys);
+    // The frames of everything called above (the keyed states' making, the executor, the
+    // kernels): what they spilled of the keyed states and inner digests lies below this
+    // frame, which holds the inner digests (8 KiB for SHA-256) and so puts them out of reach
+    // of the caller's scrub.
     multisha_contract::scrub_stack();
+}
+
+/// A round's inner digests, wiped when dropped (the slots a round used).
+struct InnerDigests<H: HashFunction> {
+    digests: [H::Digest; ROUND],
+    used: usize,
+}
+
+impl<H: HashFunction> Drop for InnerDigests<H> {
+    fn drop(&mut self) {
+        for digest in &mut self.digests[..self.used] {
+            wipe_secret("HMAC inner digest", digest.as_mut());
+        }
+    }
 }
 
 macro_rules! hmac_functions {

@@ -960,3 +960,100 @@ fn every_pbkdf2_path_leaves_no_key_state_u_or_t_on_the_stack() {
     eprintln!("{ran} PBKDF2 paths scanned");
     assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
 }
+
+/// The HMAC batch of `H` (reference `D`) under a 40-byte key, dispatched and with each
+/// many-message variant pinned, over messages of one and of several blocks: whatever it found
+/// below the stack of the key block (byte windows), the keyed states, and the inner digests
+/// (which, with the keyed outer state, would give the tags of any message).
+fn hmac_batch_residue<H: multisha::HashFunction, D: sha2::Digest>(
+    below: &mut [u8],
+) -> (Vec<String>, usize)
+where
+    H::Compression: Lanes,
+    <H::Compression as multisha_contract::Compression>::Word:
+        std::hash::Hash + Eq + std::fmt::LowerHex,
+{
+    use multisha::engine::{Interface, PinnedMany};
+    use multisha_contract::{BlockBytes, Compression, Word};
+    type A<H> = <H as multisha::HashFunction>::Compression;
+    let key = pbkdf2_password();
+    let block_len = <A<H> as Compression>::Block::LEN;
+    let word_len = size_of::<<A<H> as Compression>::Word>();
+    let messages: Vec<Vec<u8>> = (0..40)
+        .map(|i| vec![i as u8 ^ 0x5a; (i * 13) % 300])
+        .collect();
+    let (keys, _, _) = pbkdf2_secrets::<D>(block_len, &key, b"", 1, 1);
+    let mut forbidden = HashSet::new();
+    for pad in &keys[1..] {
+        let mut block = <A<H> as Compression>::Block::ZERO;
+        block.as_mut().copy_from_slice(pad);
+        let state = A::<H>::values(&H::OUTPUT.iv, &block, &mut HashSet::new());
+        forbidden.extend(state.as_ref().iter().copied());
+    }
+    for message in &messages {
+        let inner = D::new()
+            .chain_update(&keys[1])
+            .chain_update(message)
+            .finalize();
+        forbidden.extend(
+            inner
+                .chunks(word_len)
+                .map(<A<H> as Compression>::Word::from_be_slice),
+        );
+    }
+    type Batch<'a, H> = (
+        String,
+        Box<dyn Fn(&mut [<H as multisha::HashFunction>::Digest]) + 'a>,
+    );
+    let mut paths: Vec<Batch<H>> = vec![(
+        format!("{} hmac_many dispatched", H::id()),
+        Box::new(|tags| multisha::hmac_many::<H>(&key, &messages, tags)),
+    )];
+    for variant in H::algorithm()
+        .variants()
+        .iter()
+        .filter(|v| v.is_available() && v.interface() == Interface::Many)
+    {
+        let pin = PinnedMany::<H>::new(variant.name()).expect("available");
+        let (key, messages) = (&key, &messages);
+        paths.push((
+            format!("{variant} pinned"),
+            Box::new(move |tags| pin.hmac_many(key, messages, tags)),
+        ));
+    }
+    let mut found = Vec::new();
+    for (label, hash) in &paths {
+        let tags = RefCell::new(vec![H::ZERO; messages.len()]);
+        below.fill(0);
+        residue_of(&|| hash(&mut tags.borrow_mut()), below);
+        let windows = key_windows_found(below, &keys, key.len());
+        if windows > 0 {
+            found.push(format!(
+                "{label}: {windows} 16-byte windows of the key block"
+            ));
+        }
+        for (depth, word) in A::<H>::scan(below, &forbidden) {
+            found.push(format!("{label}: {word:x} at rsp - {depth}"));
+        }
+    }
+    (found, paths.len())
+}
+
+/// The HMAC batch functions leave no key block, keyed state or inner digest below the stack
+/// pointer, dispatched and on every many-message variant, SHA-1, SHA-256 and SHA-512.
+#[test]
+fn hmac_batches_leave_no_key_keyed_state_or_inner_digest_on_the_stack() {
+    let mut below = vec![0u8; 64 * 1024];
+    let mut found = Vec::new();
+    let mut ran = 0;
+    for (f, n) in [
+        hmac_batch_residue::<multisha::Sha1, sha1::Sha1>(&mut below),
+        hmac_batch_residue::<multisha::Sha256, sha2::Sha256>(&mut below),
+        hmac_batch_residue::<multisha::Sha512, sha2::Sha512>(&mut below),
+    ] {
+        found.extend(f);
+        ran += n;
+    }
+    eprintln!("{ran} HMAC batch paths scanned");
+    assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
+}

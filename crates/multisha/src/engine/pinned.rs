@@ -182,6 +182,16 @@ impl<H: HashFunction> PinnedMany<H> {
         crate::batch::run_pinned::<H, _, _>(self.variant, messages, digests);
     }
 
+    /// HMAC with `H` of every message of `messages` under `key` into the tag at the same
+    /// index of `digests`, both hashes of every message on the pinned variant: the same tags
+    /// as [`hmac_many`](crate::hmac_many).
+    ///
+    /// # Panics
+    /// If `messages` and `digests` differ in length.
+    pub fn hmac_many<M: AsRef<[u8]>>(&self, key: &[u8], messages: &[M], digests: &mut [H::Digest]) {
+        crate::hmac::keyed::<H>(Some(self.variant), key, messages, digests);
+    }
+
     /// PBKDF2-HMAC with `H`, the output blocks' chains side by side on the pinned lane
     /// kernel's PBKDF2 entry while a whole lane count of them is left, the others (and all of
     /// them for a variant without such an entry) one by one on the dispatched single-message
