@@ -14,8 +14,9 @@
 //! Each kernel runs small batches through the executor itself (so the costs include what the
 //! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
 //! messages (one call of one step), twice as many (two calls, two steps), one such message
-//! alone and a lane-full of one-block messages of different lengths (each in a slot of its
-//! own), and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
+//! alone and a lane-full of one-block messages of different lengths (each padded for its own
+//! length: the executor runs messages of one block shape side by side, so this is what a
+//! ragged message costs beside others of its shape), and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
 //! and the fastest run kept, the shapes and the kernels interleaved. Five equations give the
 //! set-up, the cost per call, per step, per message of a full group and per message in a slot
 //! of its own. Two more shapes check the model where the executor does more than those show:
@@ -355,7 +356,7 @@ mod measure {
     /// A kernel's timings, in nanoseconds: the fastest run of each shape, `one`, a
     /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
     /// one message alone and `uneven`, a lane-full of different lengths (one call, one step,
-    /// each message in a slot of its own); `nine`, a lane-full of nine-block messages (two
+    /// each message padded for its own length); `nine`, a lane-full of nine-block messages (two
     /// calls, nine steps). `lone` and `uneven` are measured on lane kernels only; on the
     /// single-message kernel (a lane-full is one message) `two` is one two-block message (two
     /// calls, two steps), which tells its part per message from its part per call, and
