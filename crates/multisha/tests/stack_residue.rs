@@ -901,19 +901,45 @@ where
         // The output is the caller's (on the heap); `T` is only forbidden below the stack
         // pointer.
         let out = RefCell::new(vec![0u8; *blocks as usize * digest_len]);
-        below.fill(0);
-        residue_of(&|| derive(&mut out.borrow_mut()), below);
-        let windows = key_windows_found(below, &keys, password.len());
-        if windows > 0 {
-            found.push(format!(
-                "{label}: {windows} 16-byte windows of the key block"
-            ));
-        }
-        for (depth, word) in A::<H>::scan(below, &forbidden) {
-            found.push(format!("{label}: {word:x} at rsp - {depth}"));
-        }
+        let call = || derive(&mut out.borrow_mut());
+        found.extend(key_residue::<A<H>>(
+            label,
+            &call,
+            below,
+            &keys,
+            password.len(),
+            &forbidden,
+        ));
     }
     (found, paths.len())
+}
+
+/// What `call` (labelled `label`) left below the stack: 16-byte windows of the key blocks
+/// `keys` (the key's `key_len` bytes of each) and the words of `forbidden`.
+fn key_residue<A: Lanes>(
+    label: &str,
+    call: &dyn Fn(),
+    below: &mut [u8],
+    keys: &[Vec<u8>; 3],
+    key_len: usize,
+    forbidden: &HashSet<A::Word>,
+) -> Vec<String>
+where
+    A::Word: std::fmt::LowerHex,
+{
+    below.fill(0);
+    residue_of(call, below);
+    let mut found = Vec::new();
+    let windows = key_windows_found(below, keys, key_len);
+    if windows > 0 {
+        found.push(format!(
+            "{label}: {windows} 16-byte windows of the key block"
+        ));
+    }
+    for (depth, word) in A::scan(below, forbidden) {
+        found.push(format!("{label}: {word:x} at rsp - {depth}"));
+    }
+    found
 }
 
 /// Every PBKDF2 path this CPU runs, for SHA-1, SHA-256 and SHA-512, leaves no key block, keyed
@@ -1024,17 +1050,15 @@ where
     let mut found = Vec::new();
     for (label, hash) in &paths {
         let tags = RefCell::new(vec![H::ZERO; messages.len()]);
-        below.fill(0);
-        residue_of(&|| hash(&mut tags.borrow_mut()), below);
-        let windows = key_windows_found(below, &keys, key.len());
-        if windows > 0 {
-            found.push(format!(
-                "{label}: {windows} 16-byte windows of the key block"
-            ));
-        }
-        for (depth, word) in A::<H>::scan(below, &forbidden) {
-            found.push(format!("{label}: {word:x} at rsp - {depth}"));
-        }
+        let call = || hash(&mut tags.borrow_mut());
+        found.extend(key_residue::<A<H>>(
+            label,
+            &call,
+            below,
+            &keys,
+            key.len(),
+            &forbidden,
+        ));
     }
     (found, paths.len())
 }

@@ -12,26 +12,10 @@ Needs polars and pyarrow (``pip install multisha[polars]``).
 
 import polars as pl
 
+from . import _columns
 from . import arrow as _arrow
 
-__all__ = [
-    "digests",
-    "hmac",
-    "sha1",
-    "sha224",
-    "sha256",
-    "sha384",
-    "sha512",
-    "sha512_224",
-    "sha512_256",
-    "hmac_sha1",
-    "hmac_sha224",
-    "hmac_sha256",
-    "hmac_sha384",
-    "hmac_sha512",
-    "hmac_sha512_224",
-    "hmac_sha512_256",
-]
+__all__ = _columns.EXPORTS
 
 
 def _series(name, series, key, threads):
@@ -53,46 +37,11 @@ def _apply(name, values, key=None, threads=None):
     )
 
 
-def digests(name, values, *, threads=None):
-    """The digests of ``values`` as the function named ``name`` (as ``hashlib.new`` names it)."""
-    return _apply(name, values, None, threads)
-
-
-def hmac(name, key, values, *, threads=None):
-    """The HMAC tags of ``values`` under ``key`` with the function named ``name``."""
-    return _apply(name, values, key, threads)
-
-
-def _plain(name):
-    def function(values, *, threads=None):
-        return _apply(name, values, None, threads)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"The {name} digests of a Series, expression or column, as binary."
-    return function
-
-
-def _keyed(name):
-    def function(key, values, *, threads=None):
-        return _apply(name, values, key, threads)
-
-    function.__name__ = function.__qualname__ = f"hmac_{name}"
-    function.__doc__ = f"The HMAC-{name} tags under ``key`` of a Series, expression or column."
-    return function
-
-
-_NAMES = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
-
-sha1, sha224, sha256, sha384, sha512, sha512_224, sha512_256 = (_plain(n) for n in _NAMES)
-(
-    hmac_sha1,
-    hmac_sha224,
-    hmac_sha256,
-    hmac_sha384,
-    hmac_sha512,
-    hmac_sha512_224,
-    hmac_sha512_256,
-) = (_keyed(n) for n in _NAMES)
+globals().update(
+    _columns.functions(
+        _apply, "a Series, an expression or a column name", "binary (a Series or an expression)"
+    )
+)
 
 
 @pl.api.register_expr_namespace("multisha")
@@ -109,6 +58,6 @@ class _Namespace:
         return _apply(name, self._expr, key)
 
 
-for _name in _NAMES:
+for _name in _columns.NAMES:
     setattr(_Namespace, _name, lambda self, _n=_name: _apply(_n, self._expr))
     setattr(_Namespace, f"hmac_{_name}", lambda self, key, _n=_name: _apply(_n, self._expr, key))
