@@ -28,6 +28,10 @@
 //!   the next slots, and the lanes rotate among them longest remaining first, so they end
 //!   together: 5 messages of 4 KiB on 4 lanes take 1.25 times one message's blocks instead of
 //!   2 ([`Batch::rotate`]). Shorter ones run on the lanes as they come.
+//! * Every message starts from the hash function's IV or, for the HMAC batches, from a keyed
+//!   state after a block that every message shares ([`Start`]): the lanes' states begin there
+//!   and each length field counts that block; the one-block paths, whose padding is that of a
+//!   message of one block in all, run from the IV only.
 //! * The lanes' states and tails ([`LaneBuffers`]) and the kernels' transposed schedule are
 //!   message data: each is wiped once per batch call (a tail buffer is overwritten, not wiped,
 //!   between messages), the lane buffers only in the slots the batch used.
