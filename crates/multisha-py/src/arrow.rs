@@ -273,12 +273,20 @@ impl<'a> Column<'a> {
         Ok(unsafe { std::slice::from_raw_parts(data.cast::<u8>().add(start), len) })
     }
 
-    /// Slots that hold no value.
-    fn null_count(&self) -> usize {
-        if self.validity.is_none() {
-            return 0;
+    /// The validity bitmap from slot 0 and the slots that hold no value, in one pass; `None`
+    /// when every slot holds one.
+    fn validity_from_zero(&self) -> Option<(Vec<u8>, usize)> {
+        self.validity?;
+        let mut bitmap = vec![0u8; self.len.div_ceil(8)];
+        let mut nulls = 0;
+        for i in 0..self.len {
+            if self.is_valid(i) {
+                bitmap[i / 8] |= 1 << (i % 8);
+            } else {
+                nulls += 1;
+            }
         }
-        (0..self.len).filter(|&i| !self.is_valid(i)).count()
+        (nulls > 0).then_some((bitmap, nulls))
     }
 }
 
@@ -591,14 +599,10 @@ pub(crate) fn arrow_hash(
     // Arrow buffers are immutable: hashed with the GIL released.
     py.detach(|| with_function!(function, H => hash_column::<H>(&column, key, &mut data, threads)))
         .map_err(PyValueError::new_err)?;
-    let null_count = column.null_count();
-    let validity = (null_count > 0).then(|| {
-        let mut bitmap = vec![0u8; column.len.div_ceil(8)];
-        for i in (0..column.len).filter(|&i| column.is_valid(i)) {
-            bitmap[i / 8] |= 1 << (i % 8);
-        }
-        bitmap
-    });
+    let (validity, null_count) = match column.validity_from_zero() {
+        Some((bitmap, nulls)) => (Some(bitmap), nulls),
+        None => (None, 0),
+    };
     let digests = Digests {
         validity,
         data,

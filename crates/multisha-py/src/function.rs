@@ -57,25 +57,6 @@ impl Function {
             .find(|f| bare(f.name()) == wanted)
             .ok_or_else(|| PyValueError::new_err(format!("unsupported hash type {name}")))
     }
-
-    /// Bytes of a digest.
-    pub(crate) fn digest_size(self) -> usize {
-        match self {
-            Function::Sha1 => 20,
-            Function::Sha224 | Function::Sha512_224 => 28,
-            Function::Sha256 | Function::Sha512_256 => 32,
-            Function::Sha384 => 48,
-            Function::Sha512 => 64,
-        }
-    }
-
-    /// Bytes of a block.
-    pub(crate) fn block_size(self) -> usize {
-        match self {
-            Function::Sha1 | Function::Sha224 | Function::Sha256 => 64,
-            _ => 128,
-        }
-    }
 }
 
 /// Runs `$body` with `$h` the hasher type of function `$f` (a `multisha::HashFunction`).
@@ -114,3 +95,15 @@ macro_rules! with_function {
     };
 }
 pub(crate) use with_function;
+
+impl Function {
+    /// Bytes of a digest (the engine's).
+    pub(crate) fn digest_size(self) -> usize {
+        with_function!(self, H => size_of::<<H as multisha::HashFunction>::Digest>())
+    }
+
+    /// Bytes of a block (the engine's).
+    pub(crate) fn block_size(self) -> usize {
+        with_function!(self, H => <H as multisha::HashFunction>::algorithm().block_len())
+    }
+}

@@ -158,17 +158,9 @@ mod tests {
     use multisha_contract::harness::Reference;
     use std::vec::Vec;
 
-    /// Pseudo-random bytes (xorshift), the same on every run.
+    /// `len` pseudo-random bytes from `seed`, the same on every run.
     fn bytes(seed: u64, len: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
+        multisha_contract::harness::TestRng::new(seed).bytes(len)
     }
 
     /// HMAC of `message` under `key` from the reference hash (RFC 2104 written out).
@@ -177,8 +169,7 @@ mod tests {
         H::Compression: Reference,
     {
         let id = H::OUTPUT.id;
-        let block = <<H::Compression as multisha_contract::Compression>::Block as
-            multisha_contract::BlockBytes>::LEN;
+        let block = H::algorithm().block_len();
         let mut k = if key.len() > block {
             H::Compression::digest(id, key)
         } else {
@@ -204,8 +195,7 @@ mod tests {
             H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
             H::Compression: Reference,
         {
-            let block = <<H::Compression as multisha_contract::Compression>::Block as
-                multisha_contract::BlockBytes>::LEN;
+            let block = H::algorithm().block_len();
             // Keys: empty, short, exactly a block, longer than a block (hashed first).
             for key_len in [0, 1, 20, block - 1, block, block + 1, 3 * block] {
                 let key = bytes(key_len as u64 + 7, key_len);
@@ -256,8 +246,7 @@ mod tests {
             H: HashFunction + digest::Digest + digest::FixedOutputReset + Clone,
             H::Compression: Reference,
         {
-            let block = <<H::Compression as multisha_contract::Compression>::Block as
-                multisha_contract::BlockBytes>::LEN;
+            let block = H::algorithm().block_len();
             let key = bytes(3, 10);
             let compress = dispatch::current::<H::Compression>();
             // SAFETY: the dispatcher's kernel runs on this CPU.

@@ -782,6 +782,29 @@ fn pbkdf2_secrets<D: sha2::Digest>(
     ([key, ipad, opad], values, compressions)
 }
 
+/// The HMAC keyed states (ipad, opad) of the key blocks `keys` (as `pbkdf2_secrets` gives
+/// them), from the reference compression from `iv`; their words are added to `forbidden`.
+fn keyed_states<A: Lanes>(
+    iv: &A::State,
+    keys: &[Vec<u8>; 3],
+    forbidden: &mut HashSet<A::Word>,
+) -> Vec<A::State>
+where
+    A::Word: std::hash::Hash + Eq,
+{
+    use multisha_contract::BlockBytes;
+    keys[1..]
+        .iter()
+        .map(|pad| {
+            let mut block = A::Block::ZERO;
+            block.as_mut().copy_from_slice(pad);
+            let state = A::values(iv, &block, &mut HashSet::new());
+            forbidden.extend(state.as_ref().iter().copied());
+            state
+        })
+        .collect()
+}
+
 /// The key blocks' 16-byte windows within the password's bytes (the zero or pad bytes past
 /// it are public), at any offset of `below`.
 fn key_windows_found(below: &[u8], keys: &[Vec<u8>; 3], password_len: usize) -> usize {
@@ -871,15 +894,7 @@ where
         let (keys, values, compressions) =
             pbkdf2_secrets::<D>(block_len, &password, &salt, ITERATIONS, *blocks);
         let mut forbidden = HashSet::new();
-        // The keyed states (ipad and opad), from the reference compression.
-        let mut keyed = Vec::new();
-        for key in &keys[1..] {
-            let mut block = <A<H> as Compression>::Block::ZERO;
-            block.as_mut().copy_from_slice(key);
-            let state = A::<H>::values(&H::OUTPUT.iv, &block, &mut HashSet::new());
-            forbidden.extend(state.as_ref().iter().copied());
-            keyed.push(state);
-        }
+        let keyed = keyed_states::<A<H>>(&H::OUTPUT.iv, &keys, &mut forbidden);
         // Every schedule word and round value of the iterations' compressions: the digest,
         // the padding and the length of key block plus digest (in the last eighth).
         for (key, digest) in &compressions {
@@ -1010,12 +1025,7 @@ where
         .collect();
     let (keys, _, _) = pbkdf2_secrets::<D>(block_len, &key, b"", 1, 1);
     let mut forbidden = HashSet::new();
-    for pad in &keys[1..] {
-        let mut block = <A<H> as Compression>::Block::ZERO;
-        block.as_mut().copy_from_slice(pad);
-        let state = A::<H>::values(&H::OUTPUT.iv, &block, &mut HashSet::new());
-        forbidden.extend(state.as_ref().iter().copied());
-    }
+    keyed_states::<A<H>>(&H::OUTPUT.iv, &keys, &mut forbidden);
     for message in &messages {
         let inner = D::new()
             .chain_update(&keys[1])

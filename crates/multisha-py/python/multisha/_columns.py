@@ -2,16 +2,11 @@
 ``hmac``, ``sha1`` ... ``sha512_256`` and ``hmac_sha1`` ... ``hmac_sha512_256``, each a call of
 the module's own ``apply(name, values, key, threads)``."""
 
+from . import _multisha
+
 NAMES = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
-SIZES = {
-    "sha1": 20,
-    "sha224": 28,
-    "sha256": 32,
-    "sha384": 48,
-    "sha512": 64,
-    "sha512_224": 28,
-    "sha512_256": 32,
-}
+# Digest sizes as the extension gives them.
+SIZES = {name: _multisha.new(name).digest_size for name in NAMES}
 EXPORTS = ["digests", "hmac", *NAMES, *(f"hmac_{name}" for name in NAMES)]
 
 
