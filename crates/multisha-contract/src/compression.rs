@@ -177,6 +177,11 @@ pub trait Compression: Copy + Debug + Send + Sync + 'static {
     const OUTPUTS: &'static [OutputSpec<Self::State>];
     /// Rounds per block (the length of the expanded schedule).
     const ROUNDS: usize;
+    /// The most lanes of any lane kernel of this compression function, at most
+    /// [`MAX_LANES`](crate::MAX_LANES) (a lane kernel declared wider does not compile): a batch
+    /// makes room for more than [`NARROW_SLOTS`](crate::NARROW_SLOTS) lanes only where this
+    /// allows it.
+    const WIDEST_LANES: usize;
     /// The expanded schedule ([`Compression::schedule`]) of the padding block of a message
     /// exactly one block long (a 64-byte Merkle node): the same for every such message, so a
     /// constant, which the lane kernels' constant entry takes without expanding it per batch.

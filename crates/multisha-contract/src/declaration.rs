@@ -297,7 +297,17 @@ macro_rules! declare_variant {
                 .per_message($message)
                 .per_ragged_message($ragged),
             kernel: $crate::Kernel::Lanes($crate::LaneKernel {
-                lanes: $lanes,
+                lanes: {
+                    const {
+                        assert!(
+                            $lanes <= <$alg as $crate::Compression>::WIDEST_LANES
+                                && <$alg as $crate::Compression>::WIDEST_LANES
+                                    <= $crate::MAX_LANES,
+                            "a lane kernel wider than its compression function's WIDEST_LANES"
+                        )
+                    };
+                    $lanes
+                },
                 compress: $kernel,
                 constant: $constant,
                 iterate: $crate::__optional_entry!($($iterate)?),

@@ -66,7 +66,9 @@ pub use iterate::{
     HmacKeys, HmacTemplate, IterateFn, LanesIterateFn, hmac_block, hmac_template, iterate_with,
     scrub_stack,
 };
-pub use lanes::{LaneBuffers, MAX_LANES, aligned_words, equal_lanes, wipe_lane_states};
+pub use lanes::{
+    LaneBuffers, MAX_LANES, NARROW_SLOTS, aligned_words, equal_lanes, wipe_lane_states,
+};
 pub use padding::{OneShot, hash_one_block, oneshot, pad_into, wipe_blocks, write_digest};
 pub use secret::wipe_secret;
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};

@@ -129,6 +129,7 @@ impl Compression for Sha256Compression {
         },
     ];
     const ROUNDS: usize = 64;
+    const WIDEST_LANES: usize = 32;
     const ONE_BLOCK_PADDING: &'static [u32] = &ONE_BLOCK_PADDING;
 
     fn schedule(block: &[u8; 64], w: &mut [u32]) {

@@ -186,6 +186,7 @@ impl Compression for Sha512Compression {
         },
     ];
     const ROUNDS: usize = 80;
+    const WIDEST_LANES: usize = 8;
     const ONE_BLOCK_PADDING: &'static [u64] = &ONE_BLOCK_PADDING;
 
     fn schedule(block: &[u8; 128], w: &mut [u64]) {

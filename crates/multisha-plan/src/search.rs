@@ -29,7 +29,7 @@
 
 use crate::costs::{Costs, savings};
 use crate::plan::{Plan, Runner, Stage};
-use crate::shape::{Shape, Tail, grouped, rotates};
+use crate::shape::{ROTATION_SLOTS, Shape, Tail, grouped, rotates};
 use multisha_contract::{Cost, MAX_LANES};
 
 /// A plan with lane kernels must be predicted to take at most this share of one by one's
@@ -165,7 +165,7 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         let rest = part.count - (groups << shift);
         let (calls, steps, alone) = if rest == lanes {
             (segments, each, 0)
-        } else if rest > MAX_LANES {
+        } else if rest > ROTATION_SLOTS {
             // More than the slots rotation can hold: two passes.
             (2 * segments, each.saturating_mul(2), rest)
         } else {
@@ -250,7 +250,7 @@ pub fn ragged_steps(tail: &Tail, from: usize, to: usize, lanes: usize) -> usize 
         if end > now {
             // Every lane busy: where the executor decides whether the rest rotate.
             let waiting = to - next;
-            if waiting < lanes && lanes + waiting <= MAX_LANES && tail.rotates(next) {
+            if waiting < lanes && lanes + waiting <= ROTATION_SLOTS && tail.rotates(next) {
                 let (mut total, mut longest) = (0, 0);
                 let left = ends.iter().map(|&end| end - now);
                 for blocks in left.chain((next..to).map(|i| tail.blocks(i))) {
@@ -773,6 +773,37 @@ mod tests {
     }
 
     #[test]
+    fn thirty_two_lanes_run_where_their_measured_step_is_cheaper() {
+        // Sixteen AVX-512 lanes, and two interleaved groups of sixteen at the step a CPU
+        // measured for them.
+        let with_x32 = |step: f32| {
+            let mut costs = Costs::single_only(Cost::new(0.0, 2.0, 31.0).per_message(14.0));
+            costs.push(16, Cost::new(200.0, 0.0, 300.0).per_message(12.0));
+            costs.push(32, Cost::new(300.0, 0.0, step).per_message(12.0));
+            costs
+        };
+        let names = &["avx512-x16", "avx512-x32"][..];
+        let long = [16384; 64];
+        // Full width on four pipes (Zen 5): 16.3 ns a block against 18.8.
+        let wide = with_x32(520.0);
+        assert_eq!(
+            named(&plan_of(&wide, &long), names),
+            [("avx512-x32".into(), 64)]
+        );
+        // Double-pumped or port-bound (Zen 4, Intel): no faster than sixteen lanes.
+        assert_eq!(
+            named(&plan_of(&with_x32(640.0), &long), names),
+            [("avx512-x16".into(), 64)]
+        );
+        // Too few to fill thirty-two lanes: sixteen, and the rest elsewhere.
+        let twenty = named(&plan_of(&wide, &[16384; 20]), names);
+        assert!(
+            twenty.iter().all(|(name, _)| name != "avx512-x32"),
+            "{twenty:?}"
+        );
+    }
+
+    #[test]
     fn the_rest_that_would_leave_lanes_idle_moves_on() {
         // 17 messages on 16 lanes: the 17th alone would take a second pass of the 16 lanes.
         let (intel, names) = the("intel-like");
@@ -960,16 +991,16 @@ mod tests {
         let plan = plan(&costs, &shape, &tail);
         assert_eq!(named(&plan, &["shani-x2"]), [("shani-x2".into(), 3)]);
         assert_eq!(plan.predicted, on_lanes);
-        // Beyond the 32 messages the planner sees, the bound: 20 of 65 blocks and 20 of 66
-        // take half of all but the last (65) blocks, then the last.
-        let many: Vec<usize> = (0..40).map(|i| 4096 + 64 * (i % 2)).collect();
+        // Beyond the 64 messages the planner sees (`Shape::TAIL`), the bound: 40 of 65 blocks
+        // and 40 of 66 take half of all but the last (65) blocks, then the last.
+        let many: Vec<usize> = (0..80).map(|i| 4096 + 64 * (i % 2)).collect();
         let (shape, tail) = self::shape(&many);
         let all = Part::all(&shape, &tail);
         assert_eq!(all.known, None);
-        let steps = (20 * 65 + 20 * 66 - 65usize).div_ceil(2) + 65;
+        let steps = (40 * 65 + 40 * 66 - 65usize).div_ceil(2) + 65;
         assert_eq!(
             lanes_time(2, x2, &all, &tail),
-            x2.time(all.segments.min(steps), steps, 0, 40)
+            x2.time(all.segments.min(steps), steps, 0, 80)
         );
     }
 

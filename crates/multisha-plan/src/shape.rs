@@ -18,6 +18,12 @@ pub const fn rotates(blocks: usize) -> bool {
     blocks >= ROTATION_BLOCKS
 }
 
+/// The most messages a stage's rotation shares the lanes among, those on the lanes and those
+/// parked beyond them together: the slots the rotation was measured with (sixteen, the widest
+/// kernel then). A 32-lane kernel's last messages do not rotate; the planner hands them to a
+/// narrower kernel instead. One rule for the executor and the planner.
+pub const ROTATION_SLOTS: usize = 16;
+
 /// The executor takes messages longest first within windows of this many. The windows end
 /// at the batch's end (the first window is the short one), so the last messages to start are
 /// the shortest of the last full window, which the planner sees.

@@ -1,8 +1,9 @@
 //! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
 //! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds, SHA-512 also
 //! with an AVX-512VL schedule; and the many-message kernels: SHA-1 and SHA-256 with two and
-//! four interleaved SHA-NI streams, on eight AVX2 lanes and sixteen AVX-512 lanes, SHA-512 on
-//! four AVX2 lanes and eight AVX-512 lanes.
+//! four interleaved SHA-NI streams, on eight AVX2 lanes and sixteen AVX-512 lanes (SHA-256 also
+//! on thirty-two: two interleaved groups of sixteen), SHA-512 on four AVX2 lanes and eight
+//! AVX-512 lanes.
 //!
 //! Each module declares its variant (`VARIANT`): required features, description, where the
 //! schedule lives. No kernel detects CPU features: the dispatcher does. On other
@@ -35,6 +36,8 @@ pub mod sha256_avx2_x8;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_avx512_x16;
 #[cfg(target_arch = "x86_64")]
+pub mod sha256_avx512_x32;
+#[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani_x2;
@@ -63,6 +66,7 @@ mod tests {
         sha256_avx2,
         sha256_avx2_x8,
         sha256_avx512_x16,
+        sha256_avx512_x32,
         sha256_shani,
         sha256_shani_x2,
         sha256_shani_x4,

@@ -148,7 +148,7 @@ const fn word_reg(w: usize) -> usize {
 /// leaves the lane in the element and the word in the register.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn to_words(v: &mut [__m512i; 8]) {
+pub(crate) fn to_words(v: &mut [__m512i; 8]) {
     swap_stage::<3, 8>(v, 4);
     swap_stage::<2, 8>(v, 2);
     swap_stage::<1, 8>(v, 1);
@@ -158,7 +158,7 @@ fn to_words(v: &mut [__m512i; 8]) {
 /// The inverse of [`to_words`]: the same swaps in reverse order.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn from_words(v: &mut [__m512i; 8]) {
+pub(crate) fn from_words(v: &mut [__m512i; 8]) {
     swap_stage::<0, 8>(v, 4);
     swap_stage::<1, 8>(v, 1);
     swap_stage::<2, 8>(v, 2);
@@ -172,7 +172,7 @@ fn from_words(v: &mut [__m512i; 8]) {
 /// block, where they do not fit and were spilled to the stack.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn reload_states(states: &mut [[u32; 8]]) -> [__m512i; 8] {
+pub(crate) fn reload_states(states: &mut [[u32; 8]]) -> [__m512i; 8] {
     // SAFETY: an empty assembly block (the operand only shows it `states`): it executes
     // nothing, touches no stack and no flag.
     unsafe {
@@ -184,8 +184,8 @@ fn reload_states(states: &mut [[u32; 8]]) -> [__m512i; 8] {
 /// Loads the eight registers of `states` (sixteen lanes of eight words, 512 bytes).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn load_states(states: &[[u32; 8]]) -> [__m512i; 8] {
-    assert_eq!(states.len(), LANES, "avx512-x16 takes sixteen lanes");
+pub(crate) fn load_states(states: &[[u32; 8]]) -> [__m512i; 8] {
+    assert_eq!(states.len(), LANES, "a group of sixteen lanes");
     let p: *const __m512i = states.as_ptr().cast();
     // SAFETY: `states` is 16 × 32 = 512 contiguous bytes: eight unaligned 64-byte loads.
     core::array::from_fn(|r| unsafe { _mm512_loadu_si512(p.add(r)) })
@@ -194,8 +194,8 @@ fn load_states(states: &[[u32; 8]]) -> [__m512i; 8] {
 /// Stores eight registers into `states` (sixteen lanes of eight words, 512 bytes).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn store_states(states: &mut [[u32; 8]], v: &[__m512i; 8]) {
-    assert_eq!(states.len(), LANES, "avx512-x16 takes sixteen lanes");
+pub(crate) fn store_states(states: &mut [[u32; 8]], v: &[__m512i; 8]) {
+    assert_eq!(states.len(), LANES, "a group of sixteen lanes");
     let p: *mut __m512i = states.as_mut_ptr().cast();
     for (r, x) in v.iter().enumerate() {
         // SAFETY: `states` is 16 × 32 = 512 contiguous bytes: eight unaligned 64-byte stores.
@@ -206,7 +206,7 @@ fn store_states(states: &mut [[u32; 8]], v: &[__m512i; 8]) {
 /// The transposed state as `[a, b, c, d, e, f, g, h]`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn named(v: &[__m512i; 8]) -> [__m512i; 8] {
+pub(crate) fn named(v: &[__m512i; 8]) -> [__m512i; 8] {
     core::array::from_fn(|w| v[word_reg(w)])
 }
 
@@ -218,7 +218,7 @@ const fn reg_word(r: usize) -> usize {
 /// `[a..h]` back to the register order of [`to_words`].
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn unnamed(s: &[__m512i; 8]) -> [__m512i; 8] {
+pub(crate) fn unnamed(s: &[__m512i; 8]) -> [__m512i; 8] {
     core::array::from_fn(|r| s[reg_word(r)])
 }
 
@@ -369,7 +369,7 @@ pub(crate) use rounds16;
 /// `K[t]` on every lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn k(t: usize) -> __m512i {
+pub(crate) fn k(t: usize) -> __m512i {
     _mm512_set1_epi32(SHA256_K[t] as i32)
 }
 

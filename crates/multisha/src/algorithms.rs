@@ -293,6 +293,7 @@ algorithms! {
         "rolled" => multisha_rolled::sha256_rolled::VARIANT,
     ], many [
         "avx512-x16" on "x86_64" => multisha_x86::sha256_avx512_x16::VARIANT,
+        "avx512-x32" on "x86_64" => multisha_x86::sha256_avx512_x32::VARIANT,
         "shani-x4" on "x86_64" => multisha_x86::sha256_shani_x4::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha256_shani_x2::VARIANT,
         "avx2-x8" on "x86_64" => multisha_x86::sha256_avx2_x8::VARIANT,

@@ -437,6 +437,7 @@ fn lane_declarations() -> (
             &sha256_shani_x4::VARIANT,
             &sha256_avx2_x8::VARIANT,
             &sha256_avx512_x16::VARIANT,
+            &sha256_avx512_x32::VARIANT,
         ],
         vec![&sha512_avx2_x4::VARIANT, &sha512_avx512_x8::VARIANT],
     )

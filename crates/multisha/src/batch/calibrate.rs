@@ -322,6 +322,12 @@ mod measure {
     }
 
     /// How many messages a measurement runs.
+    /// The longest of [`Messages::Uneven`]'s lengths, in bytes: the widest kernel's lanes
+    /// fit below it (lengths down to 1), and every one of them pads into one block.
+    const UNEVEN_LONGEST: usize = 32;
+
+    const _: () = assert!(MAX_LANES <= UNEVEN_LONGEST);
+
     #[derive(Clone, Copy)]
     enum Messages {
         /// This many lane-fulls.
@@ -602,7 +608,7 @@ mod measure {
             Messages::Uneven => {
                 // Longest first, as the executor takes them (no reordering to pay for here).
                 for (j, message) in messages[..count].iter_mut().enumerate() {
-                    *message = &ZEROS[..2 * MAX_LANES - j];
+                    *message = &ZEROS[..UNEVEN_LONGEST - j];
                 }
             }
             Messages::Refills => {

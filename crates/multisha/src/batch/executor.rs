@@ -35,15 +35,17 @@
 //! * The lanes' states and tails ([`LaneBuffers`]) and the kernels' transposed schedule are
 //!   message data: each is wiped once per batch call (a tail buffer is overwritten, not wiped,
 //!   between messages), the lane buffers only in the slots the batch used.
+//! * A batch has sixteen slots ([`NARROW_SLOTS`]), or thirty-two where its plan runs a kernel
+//!   wider than sixteen lanes (`avx512-x32`): the slots' arrays are set up for every batch.
 
 use super::start::{FromIv, Start};
 use crate::dispatch::{self, Keyed, Ladder};
 use crate::hash_function::HashFunction;
 use multisha_contract::{
-    BlockBytes, Compression, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, OneBlockFn, OneShot,
-    WorkspaceBuffer, pad_into, write_digest,
+    BlockBytes, Compression, KernelFn, LaneBuffers, LaneKernel, MAX_LANES, NARROW_SLOTS,
+    OneBlockFn, OneShot, WorkspaceBuffer, pad_into, write_digest,
 };
-use multisha_plan::shape::{WINDOW, message_blocks, rotates, window_of};
+use multisha_plan::shape::{ROTATION_SLOTS, WINDOW, message_blocks, rotates, window_of};
 use multisha_plan::{Plan, Runner};
 
 /// Bits of a window offset in a sort key ([`window_key`]).
@@ -120,12 +122,54 @@ pub(crate) unsafe fn execute_from<H, M, D, S>(
         // No lane buffers to set up or wipe.
         return serial_in::<H, M, D, S>(single, start, messages, 0..messages.count(), digests);
     }
+    // Room for more than the narrow slots only where a kernel of the plan needs it (the
+    // condition on the compression function is a constant: no code for wide slots where no
+    // kernel is wide).
+    let wide = <H::Compression as Compression>::WIDEST_LANES > NARROW_SLOTS
+        && plan.stages().any(|stage| match stage.runner {
+            Runner::Lanes(k) => ladder.kernel(k).lanes > NARROW_SLOTS,
+            Runner::OneByOne => false,
+        });
     // (The one-block paths' padding is a whole message of one block: from the IV only.)
     if S::FROM_IV && one_block_each::<H, M>(messages) {
         // SAFETY: forwarded from the caller.
-        return unsafe { one_block_stages::<H, M, D>(plan, ladder, single, messages, digests) };
+        return unsafe {
+            if wide {
+                one_block_stages::<H, M, D, MAX_LANES>(plan, ladder, single, messages, digests)
+            } else {
+                one_block_stages::<H, M, D, NARROW_SLOTS>(plan, ladder, single, messages, digests)
+            }
+        };
     }
-    let mut batch = Batch::<H, M, D, S>::new(messages, digests, start);
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        if wide {
+            run_stages::<H, M, D, S, MAX_LANES>(plan, ladder, single, start, messages, digests);
+        } else {
+            run_stages::<H, M, D, S, NARROW_SLOTS>(plan, ladder, single, start, messages, digests);
+        }
+    }
+}
+
+/// [`execute_from`] past the one-by-one and one-block paths, in a batch of `SLOTS` slots (at
+/// least the plan's widest kernel's lanes).
+///
+/// # Safety
+/// As [`execute`].
+unsafe fn run_stages<H, M, D, S, const SLOTS: usize>(
+    plan: &Plan,
+    ladder: &Ladder<H::Compression>,
+    single: OneByOneKernel<H::Compression>,
+    start: S,
+    messages: &M,
+    digests: &mut D,
+) where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
+    let mut batch = Batch::<H, M, D, S, SLOTS>::new(messages, digests, start);
     for stage in plan.stages() {
         batch.limit += stage.count;
         match stage.runner {
@@ -175,7 +219,7 @@ fn one_block_each<H: HashFunction, M: Messages + ?Sized>(messages: &M) -> bool {
 ///
 /// # Safety
 /// As [`execute`].
-unsafe fn one_block_stages<H, M, D>(
+unsafe fn one_block_stages<H, M, D, const SLOTS: usize>(
     plan: &Plan,
     ladder: &Ladder<H::Compression>,
     single: OneByOneKernel<H::Compression>,
@@ -186,14 +230,14 @@ unsafe fn one_block_stages<H, M, D>(
     M: Messages + ?Sized,
     D: Digests + ?Sized,
 {
-    let mut buffers = GroupBuffers::<H::Compression>::new();
+    let mut buffers = GroupBuffers::<H::Compression, SLOTS>::new();
     let mut start = 0;
     for stage in plan.stages() {
         let range = start..start + stage.count;
         match stage.runner {
             // SAFETY: forwarded from the caller.
             Runner::Lanes(k) => unsafe {
-                one_block_groups::<H, M, D>(
+                one_block_groups::<H, M, D, SLOTS>(
                     ladder.kernel(k),
                     messages,
                     range,
@@ -212,24 +256,24 @@ unsafe fn one_block_stages<H, M, D>(
 /// The lanes' states and workspace of [`one_block_groups`], wiped when dropped (on return and
 /// on unwind alike: a caller's `Messages` or `Digests` may panic): the states of the widest
 /// kernel's lanes, the workspace's words in use.
-struct GroupBuffers<A: Compression> {
-    states: [A::State; MAX_LANES],
+struct GroupBuffers<A: Compression, const SLOTS: usize> {
+    states: [A::State; SLOTS],
     workspace: A::LaneWorkspace,
     /// Lanes of the widest kernel that ran.
     used: usize,
 }
 
-impl<A: Compression> GroupBuffers<A> {
+impl<A: Compression, const SLOTS: usize> GroupBuffers<A, SLOTS> {
     fn new() -> Self {
         Self {
-            states: [A::State::default(); MAX_LANES],
+            states: [A::State::default(); SLOTS],
             workspace: Default::default(),
             used: 0,
         }
     }
 }
 
-impl<A: Compression> Drop for GroupBuffers<A> {
+impl<A: Compression, const SLOTS: usize> Drop for GroupBuffers<A, SLOTS> {
     fn drop(&mut self) {
         multisha_contract::wipe_lane_states::<A>(&mut self.states[..self.used]);
         self.workspace.wipe();
@@ -244,12 +288,12 @@ impl<A: Compression> Drop for GroupBuffers<A> {
 ///
 /// # Safety
 /// `kernel` must run on this CPU.
-unsafe fn one_block_groups<H, M, D>(
+unsafe fn one_block_groups<H, M, D, const SLOTS: usize>(
     kernel: LaneKernel<H::Compression>,
     messages: &M,
     range: core::ops::Range<usize>,
     digests: &mut D,
-    buffers: &mut GroupBuffers<H::Compression>,
+    buffers: &mut GroupBuffers<H::Compression, SLOTS>,
 ) where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -258,10 +302,21 @@ unsafe fn one_block_groups<H, M, D>(
     // SAFETY: forwarded from the caller; each width is the kernel's own.
     unsafe {
         match kernel.lanes {
-            2 => one_block_groups_of::<H, M, D, 2>(kernel, messages, range, digests, buffers),
-            4 => one_block_groups_of::<H, M, D, 4>(kernel, messages, range, digests, buffers),
-            8 => one_block_groups_of::<H, M, D, 8>(kernel, messages, range, digests, buffers),
-            _ => one_block_groups_of::<H, M, D, 16>(kernel, messages, range, digests, buffers),
+            2 => {
+                one_block_groups_of::<H, M, D, 2, SLOTS>(kernel, messages, range, digests, buffers)
+            }
+            4 => {
+                one_block_groups_of::<H, M, D, 4, SLOTS>(kernel, messages, range, digests, buffers)
+            }
+            8 => {
+                one_block_groups_of::<H, M, D, 8, SLOTS>(kernel, messages, range, digests, buffers)
+            }
+            16 => {
+                one_block_groups_of::<H, M, D, 16, SLOTS>(kernel, messages, range, digests, buffers)
+            }
+            _ => {
+                one_block_groups_of::<H, M, D, 32, SLOTS>(kernel, messages, range, digests, buffers)
+            }
         }
     }
 }
@@ -272,12 +327,12 @@ unsafe fn one_block_groups<H, M, D>(
 ///
 /// # Safety
 /// As [`one_block_groups`]; `kernel.lanes` is `W`.
-unsafe fn one_block_groups_of<H, M, D, const W: usize>(
+unsafe fn one_block_groups_of<H, M, D, const W: usize, const SLOTS: usize>(
     kernel: LaneKernel<H::Compression>,
     messages: &M,
     range: core::ops::Range<usize>,
     digests: &mut D,
-    buffers: &mut GroupBuffers<H::Compression>,
+    buffers: &mut GroupBuffers<H::Compression, SLOTS>,
 ) where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -454,7 +509,7 @@ fn serial_in<H, M, D, S>(
     }
 }
 
-/// A message in progress, in one of the [`MAX_LANES`] slots: slot `i` owns state `i` and
+/// A message in progress, in one of a batch's slots: slot `i` owns state `i` and
 /// tail buffer `i` of the [`LaneBuffers`]; the first slots are the kernel's lanes.
 #[derive(Clone, Copy)]
 struct Job<'a, B> {
@@ -519,8 +574,9 @@ fn block_shape<A: Compression>(len: usize) -> (usize, bool) {
 
 /// The bits of slots `0..n`.
 fn first_slots(n: usize) -> u32 {
+    const { assert!(MAX_LANES <= 32, "slot masks are 32 bits") };
     debug_assert!(n <= MAX_LANES);
-    (1u32 << n) - 1
+    ((1u64 << n) - 1) as u32
 }
 
 /// The slot numbers set in `mask`, lowest first.
@@ -533,7 +589,7 @@ fn slots(mut mask: u32) -> impl Iterator<Item = usize> {
 }
 
 /// A batch in progress: the messages, the digests, the slots, and the order of what is left.
-struct Batch<'m, H, M, D, S>
+struct Batch<'m, H, M, D, S, const SLOTS: usize>
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -544,9 +600,9 @@ where
     digests: &'m mut D,
     /// Where every message starts.
     start: S,
-    buffers: LaneBuffers<H::Compression>,
+    buffers: LaneBuffers<H::Compression, SLOTS>,
     workspace: <H::Compression as Compression>::LaneWorkspace,
-    jobs: [Job<'m, Block<H>>; MAX_LANES],
+    jobs: [Job<'m, Block<H>>; SLOTS],
     /// Bit `i`: slot `i` holds a message in progress.
     busy: u32,
     /// Bit `i`: slot `i`'s state or tail was written (what the wipe covers).
@@ -575,7 +631,7 @@ where
 type Block<H> = <<H as HashFunction>::Compression as Compression>::Block;
 type Word<H> = <<H as HashFunction>::Compression as Compression>::Word;
 
-impl<'m, H, M, D, S> Batch<'m, H, M, D, S>
+impl<'m, H, M, D, S, const SLOTS: usize> Batch<'m, H, M, D, S, SLOTS>
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -583,13 +639,19 @@ where
     S: Start<H::Compression>,
 {
     fn new(messages: &'m M, digests: &'m mut D, start: S) -> Self {
+        const {
+            assert!(
+                ROTATION_SLOTS <= SLOTS,
+                "rotation parks messages in the slots"
+            )
+        };
         Self {
             messages,
             digests,
             start,
             buffers: LaneBuffers::new(),
             workspace: Default::default(),
-            jobs: [Job::IDLE; MAX_LANES],
+            jobs: [Job::IDLE; SLOTS],
             busy: 0,
             touched: 0,
             window_start: 0,
@@ -744,7 +806,7 @@ where
 }
 
 /// The wipe, once per batch: on return and on unwind alike.
-impl<H, M, D, S> Drop for Batch<'_, H, M, D, S>
+impl<H, M, D, S, const SLOTS: usize> Drop for Batch<'_, H, M, D, S, SLOTS>
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -756,7 +818,7 @@ where
     }
 }
 
-impl<'m, H, M, D, S> Batch<'m, H, M, D, S>
+impl<'m, H, M, D, S, const SLOTS: usize> Batch<'m, H, M, D, S, SLOTS>
 where
     H: HashFunction,
     M: Messages + ?Sized,
@@ -781,8 +843,8 @@ where
         }
         let waiting = self.waiting();
         let left = self.busy.count_ones() as usize + waiting;
-        if waiting > 0 && left < 2 * width && left <= MAX_LANES && self.rotation_pays() {
-            for i in slots(!self.busy & first_slots(MAX_LANES)) {
+        if waiting > 0 && left < 2 * width && left <= ROTATION_SLOTS && self.rotation_pays() {
+            for i in slots(!self.busy & first_slots(ROTATION_SLOTS)) {
                 let Some(index) = self.next_job() else { break };
                 self.start(i, index);
             }
@@ -793,8 +855,8 @@ where
     /// left on the lanes (longest remaining first, which ends them together) and returns how
     /// many blocks they may run before the choice is made again.
     fn rotate(&mut self, width: usize) -> usize {
-        // Slots by blocks left, most first (at most `MAX_LANES`: insertion sort).
-        let mut order = [0usize; MAX_LANES];
+        // Slots by blocks left, most first (at most `SLOTS`: insertion sort).
+        let mut order = [0usize; SLOTS];
         let mut k = 0;
         for i in slots(self.busy) {
             let left = self.jobs[i].remaining();
@@ -834,8 +896,8 @@ where
     fn run_level(&mut self, kernel: LaneKernel<H::Compression>) {
         let width = kernel.lanes;
         assert!(
-            (2..=MAX_LANES).contains(&width),
-            "lane kernels have 2 to {MAX_LANES} lanes"
+            (2..=SLOTS).contains(&width),
+            "a batch of {SLOTS} slots runs lane kernels of 2 to {SLOTS} lanes"
         );
         let lanes = first_slots(width);
         loop {
@@ -847,7 +909,8 @@ where
                     2 => self.run_group::<2>(kernel),
                     4 => self.run_group::<4>(kernel),
                     8 => self.run_group::<8>(kernel),
-                    _ => self.run_group::<16>(kernel),
+                    16 => self.run_group::<16>(kernel),
+                    _ => self.run_group::<32>(kernel),
                 }
                 continue;
             }
@@ -894,7 +957,7 @@ where
                 }
             };
             // Idle lanes repeat a busy lane's input; their results are dropped.
-            let mut inputs: [&[Block<H>]; MAX_LANES] = [segment(first); MAX_LANES];
+            let mut inputs: [&[Block<H>]; SLOTS] = [segment(first); SLOTS];
             for i in slots(on & !(1 << first)) {
                 inputs[i] = segment(i);
             }
@@ -922,7 +985,7 @@ where
     /// the group's and they are long enough to rotate: those share the lanes by rotation, the
     /// group with them.
     fn group_ready(&mut self, width: usize) -> bool {
-        if !matches!(width, 2 | 4 | 8 | 16)
+        if !matches!(width, 2 | 4 | 8 | 16 | 32)
             || self.waiting() < width
             || !self.refill()
             || self.window_len - self.window_taken < width
@@ -1251,10 +1314,10 @@ mod tests {
         multisha_contract::wipe_observer::take();
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut digests = Failing(&mut out, 0);
-            let mut buffers = GroupBuffers::<C>::new();
+            let mut buffers = GroupBuffers::<C, MAX_LANES>::new();
             // SAFETY: the counting kernel runs on every CPU.
             unsafe {
-                one_block_groups::<Sha256, _, _>(
+                one_block_groups::<Sha256, _, _, MAX_LANES>(
                     kernel,
                     &nodes[..],
                     0..8,
@@ -1312,8 +1375,11 @@ mod tests {
         lens.extend((0..64).map(|i| (i * 37) % 50 * 10));
         let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
         let mut digests = std::vec![[0u8; 32]; messages.len()];
-        let mut batch =
-            Batch::<Sha256, _, _, _>::new(&messages[..], &mut digests[..], FromIv::<Sha256>::NEW);
+        let mut batch = Batch::<Sha256, _, _, _, MAX_LANES>::new(
+            &messages[..],
+            &mut digests[..],
+            FromIv::<Sha256>::NEW,
+        );
         batch.limit = messages.len();
         let started: Vec<usize> = core::iter::from_fn(|| batch.next_job()).collect();
         let mut want: Vec<usize> = (0..6).collect();
@@ -1338,8 +1404,11 @@ mod tests {
         multisha_contract::wipe_observer::take();
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut digests = Failing(&mut out, 0);
-            let mut batch =
-                Batch::<Sha256, _, _, _>::new(&messages[..], &mut digests, FromIv::<Sha256>::NEW);
+            let mut batch = Batch::<Sha256, _, _, _, MAX_LANES>::new(
+                &messages[..],
+                &mut digests,
+                FromIv::<Sha256>::NEW,
+            );
             batch.limit = messages.len();
             batch.run_level(kernel);
         }));
@@ -1397,7 +1466,8 @@ mod tests {
         let data = data();
         let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[..len]).collect();
         let mut digests = std::vec![H::ZERO; lens.len()];
-        let mut batch = Batch::<H, _, _, _>::new(&messages[..], &mut digests[..], FromIv::<H>::NEW);
+        let mut batch =
+            Batch::<H, _, _, _, MAX_LANES>::new(&messages[..], &mut digests[..], FromIv::<H>::NEW);
         batch.limit = lens.len();
         STEPS.with(|steps| steps.set(0));
         batch.run_level(kernel);
@@ -1488,7 +1558,7 @@ mod tests {
                             H::OUTPUT.name
                         );
                         // (More messages than the slots can park run in two passes.)
-                        let rotation = rotates(each) && count <= MAX_LANES;
+                        let rotation = rotates(each) && count <= ROTATION_SLOTS;
                         assert_eq!(ran_rotated, rotation, "{count} x {len} B, {lanes} lanes");
                     }
                 }

@@ -1,0 +1,254 @@
+//! SHA-256 of thirty-two messages at once with AVX-512: two groups of sixteen lanes in
+//! `sha256_avx512_x16`'s layout (one 32-bit word of every lane of a group per `zmm` register),
+//! their rounds interleaved one by one.
+//!
+//! * Why: a group's round is one dependency chain (`e` to `e`, `a` to `a`). A core that runs
+//!   512-bit operations at full width on four pipes (AMD Zen 5) finishes a round's ~25
+//!   operations faster than the chain allows, and the second group's round fills the slots the
+//!   first leaves idle (tape-sha256's `avx512-2x16` measured 12.7 against 14.6 µs there). Where
+//!   512-bit operations are double-pumped (Zen 4) or port-bound (Intel) the lanes were already
+//!   throughput-bound: the planner compares this kernel's measured costs with `avx512-x16`'s
+//!   and picks it only where it is faster.
+//! * The two working states are sixteen registers; the two schedules do not fit beside them,
+//!   so each group's ring of sixteen schedule words lives in the lane workspace (2 KiB, wiped
+//!   once per batch), read and written with volatile accesses: the compiler would otherwise
+//!   keep ring words in registers it does not have and spill them to the stack. Nothing
+//!   message-derived goes to the stack.
+//! * Each group's message transpose, its block-input state kept transposed in `states`, the
+//!   round and the SHA-2 functions are `sha256_avx512_x16`'s.
+//! * The constant entry runs both groups' 64 rounds on the broadcast `w[t] + K[t]`; the input
+//!   states wait transposed in `states` for the feed-forward (in registers, with the working
+//!   states, they would be 32).
+
+use core::arch::x86_64::{
+    __m512i, _mm512_add_epi32, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_srli_epi32,
+    _mm512_ternarylogic_epi32,
+};
+use multisha_contract::{SHA256_K, Sha256Compression, aligned_words, equal_lanes};
+
+use crate::sha256_avx512_x16::{
+    self as x16, from_words, k, load_message, load_states, named, reload_states, round,
+    sha2_lane_functions, store_states, to_words, unnamed,
+};
+
+type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
+
+/// Lanes of this kernel: two groups.
+const LANES: usize = 2 * GROUP;
+
+/// Lanes of a group.
+const GROUP: usize = x16::LANES;
+
+/// The two groups' schedule rings: sixteen registers each.
+type Rings = [[__m512i; 16]; 2];
+
+/// Words of [`Rings`] in the lane workspace.
+const RING_WORDS: usize = size_of::<Rings>() / 4;
+
+const _: () = assert!(
+    LaneWorkspace::LEN >= RING_WORDS,
+    "the lane workspace is too small for this kernel"
+);
+
+sha2_lane_functions! {
+    add: _mm512_add_epi32,
+    ror: _mm512_ror_epi32,
+    srli: _mm512_srli_epi32,
+    ternarylogic: _mm512_ternarylogic_epi32,
+    big_sigma0: [2, 13, 22],
+    big_sigma1: [6, 11, 25],
+    small_sigma0: [7, 18, 3],
+    small_sigma1: [17, 19, 10],
+}
+
+/// The rings in the lane workspace, from its first 64-byte boundary.
+#[inline]
+fn rings(ws: &mut LaneWorkspace) -> &mut Rings {
+    let region = aligned_words(ws.words(), 64, RING_WORDS);
+    assert!(region.as_ptr().addr().is_multiple_of(64));
+    // SAFETY: `region` is `RING_WORDS` initialized words (the size of `Rings`), 64-byte aligned
+    // (asserted), and every bit pattern is a valid `__m512i`; the result borrows `ws` as
+    // `region` did.
+    unsafe { &mut *region.as_mut_ptr().cast::<Rings>() }
+}
+
+/// A ring word, read from memory where it is used (see the module header).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn get(v: &__m512i) -> __m512i {
+    // SAFETY: `v` is a reference: valid and aligned for a read.
+    unsafe { core::ptr::read_volatile(v) }
+}
+
+/// Writes a ring word to memory.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn put(v: &mut __m512i, x: __m512i) {
+    // SAFETY: `v` is a mutable reference: valid and aligned for a write.
+    unsafe { core::ptr::write_volatile(v, x) }
+}
+
+/// `w[t]` of one group in place of `w[t - 16]` in its ring (`i = t mod 16`), returned.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn next_word(ring: &mut [__m512i; 16], i: usize) -> __m512i {
+    let w = add(
+        add(get(&ring[i]), small_sigma0(get(&ring[(i + 1) & 15]))),
+        add(
+            get(&ring[(i + 9) & 15]),
+            small_sigma1(get(&ring[(i + 14) & 15])),
+        ),
+    );
+    put(&mut ring[i], w);
+    w
+}
+
+/// Sixteen rounds of both groups, each round of the first group followed by the same round of
+/// the second; `$kw!(g, i)` gives group `g`'s `w[t] + K[t]` for round `t = 16k + i` of the
+/// sixteen.
+macro_rules! rounds16x2 {
+    ($kw:ident, [$($x:ident),*], [$($y:ident),*]) => {
+        rounds16x2!(@8 $kw, 0, [$($x),*], [$($y),*]);
+        rounds16x2!(@8 $kw, 8, [$($x),*], [$($y),*]);
+    };
+    (@8 $kw:ident, $o:literal,
+     [$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident],
+     [$p:ident, $q:ident, $r:ident, $s:ident, $t:ident, $u:ident, $v:ident, $w:ident]) => {
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $kw!(0, $o));
+        round!($p, $q, $r, $s, $t, $u, $v, $w, $kw!(1, $o));
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $kw!(0, $o + 1));
+        round!($w, $p, $q, $r, $s, $t, $u, $v, $kw!(1, $o + 1));
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $kw!(0, $o + 2));
+        round!($v, $w, $p, $q, $r, $s, $t, $u, $kw!(1, $o + 2));
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $kw!(0, $o + 3));
+        round!($u, $v, $w, $p, $q, $r, $s, $t, $kw!(1, $o + 3));
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $kw!(0, $o + 4));
+        round!($t, $u, $v, $w, $p, $q, $r, $s, $kw!(1, $o + 4));
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $kw!(0, $o + 5));
+        round!($s, $t, $u, $v, $w, $p, $q, $r, $kw!(1, $o + 5));
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $kw!(0, $o + 6));
+        round!($r, $s, $t, $u, $v, $w, $p, $q, $kw!(1, $o + 6));
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $kw!(0, $o + 7));
+        round!($q, $r, $s, $t, $u, $v, $w, $p, $kw!(1, $o + 7));
+    };
+}
+
+/// Adds the block-input state kept transposed in `states` (one group) to the working state
+/// `out` (`[a..h]`) and stores the sum there, transposed.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn feed_forward(states: &mut [[u32; 8]], out: [__m512i; 8]) {
+    let input = named(&reload_states(states));
+    let sum = core::array::from_fn(|j| _mm512_add_epi32(out[j], input[j]));
+    store_states(states, &unnamed(&sum));
+}
+
+/// Transposes a group's row-major states in place (to one register per word).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_in(states: &mut [[u32; 8]]) {
+    let mut v = load_states(states);
+    to_words(&mut v);
+    store_states(states, &v);
+}
+
+/// The inverse of [`transpose_in`].
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_out(states: &mut [[u32; 8]]) {
+    let mut v = reload_states(states);
+    from_words(&mut v);
+    store_states(states, &v);
+}
+
+multisha_contract::declare_variant! {
+    /// The `avx512-x32` SHA-256 many-message variant.
+    pub static VARIANT: Sha256Compression = {
+        name: "avx512-x32",
+        description: "thirty-two messages at once: two groups of sixteen zmm lanes, their rounds interleaved for cores that run 512-bit operations at full width; the schedules in the lane workspace",
+        schedule: LaneWorkspace,
+        requires: ["avx512f", "avx512bw"],
+        lanes: 32,
+        cost: { setup: 300.0, call: 0.0, step: 720.0, message: 14.0, ragged: 22.0 },
+    };
+    /// Compresses `blocks[i]` into `states[i]` for the thirty-two lanes, block by block in
+    /// step: lanes 0..16 are the first group, 16..32 the second.
+    #[inline(never)]
+    pub fn compress(states: &mut [[u32; 8]], blocks: &[&[[u8; 64]]], ws: &mut LaneWorkspace) {
+        let (blocks, n) = equal_lanes::<_, LANES>(blocks);
+        let (first, second) = blocks.split_at(GROUP);
+        let (s0, s1) = states.split_at_mut(GROUP);
+        transpose_in(s0);
+        transpose_in(s1);
+        let rings = rings(ws);
+        for i in 0..n {
+            for (slot, x) in rings[0].iter_mut().zip(load_message!(first, i)) {
+                put(slot, x);
+            }
+            for (slot, x) in rings[1].iter_mut().zip(load_message!(second, i)) {
+                put(slot, x);
+            }
+            let [mut a0, mut b0, mut c0, mut d0, mut e0, mut f0, mut g0, mut h0] =
+                named(&reload_states(s0));
+            let [mut a1, mut b1, mut c1, mut d1, mut e1, mut f1, mut g1, mut h1] =
+                named(&reload_states(s1));
+            macro_rules! kw_load {
+                ($g:literal, $i:expr) => {
+                    _mm512_add_epi32(get(&rings[$g][$i]), k($i))
+                };
+            }
+            rounds16x2!(
+                kw_load,
+                [a0, b0, c0, d0, e0, f0, g0, h0],
+                [a1, b1, c1, d1, e1, f1, g1, h1]
+            );
+            for group in 1..4 {
+                macro_rules! kw_schedule {
+                    ($g:literal, $i:expr) => {
+                        _mm512_add_epi32(next_word(&mut rings[$g], $i), k(16 * group + $i))
+                    };
+                }
+                rounds16x2!(
+                    kw_schedule,
+                    [a0, b0, c0, d0, e0, f0, g0, h0],
+                    [a1, b1, c1, d1, e1, f1, g1, h1]
+                );
+            }
+            feed_forward(s0, [a0, b0, c0, d0, e0, f0, g0, h0]);
+            feed_forward(s1, [a1, b1, c1, d1, e1, f1, g1, h1]);
+        }
+        transpose_out(s0);
+        transpose_out(s1);
+    }
+    /// One compression of every lane on the expanded schedule `w[0..64]`; `_ws` is not used.
+    #[inline(never)]
+    pub fn compress_constant(states: &mut [[u32; 8]], w: &[u32], _ws: &mut LaneWorkspace) {
+        let w: &[u32; 64] = w.try_into().expect("a 64-word schedule");
+        assert_eq!(states.len(), LANES, "avx512-x32 takes thirty-two lanes");
+        let (s0, s1) = states.split_at_mut(GROUP);
+        transpose_in(s0);
+        transpose_in(s1);
+        let [mut a0, mut b0, mut c0, mut d0, mut e0, mut f0, mut g0, mut h0] =
+            named(&reload_states(s0));
+        let [mut a1, mut b1, mut c1, mut d1, mut e1, mut f1, mut g1, mut h1] =
+            named(&reload_states(s1));
+        for group in 0..4 {
+            macro_rules! kw_constant {
+                ($g:literal, $i:expr) => {
+                    _mm512_set1_epi32(
+                        w[16 * group + $i].wrapping_add(SHA256_K[16 * group + $i]) as i32,
+                    )
+                };
+            }
+            rounds16x2!(
+                kw_constant,
+                [a0, b0, c0, d0, e0, f0, g0, h0],
+                [a1, b1, c1, d1, e1, f1, g1, h1]
+            );
+        }
+        feed_forward(s0, [a0, b0, c0, d0, e0, f0, g0, h0]);
+        feed_forward(s1, [a1, b1, c1, d1, e1, f1, g1, h1]);
+        transpose_out(s0);
+        transpose_out(s1);
+    }
+}
