@@ -42,7 +42,7 @@ impl Compression for Sha1Compression {
         len: 20,
     }];
     const ROUNDS: usize = 80;
-    const WIDEST_LANES: usize = 16;
+    const WIDEST_LANES: usize = 32;
     const ONE_BLOCK_PADDING: &'static [u32] = &ONE_BLOCK_PADDING;
 
     fn schedule(block: &[u8; 64], w: &mut [u32]) {

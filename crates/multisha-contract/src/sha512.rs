@@ -152,11 +152,12 @@ impl Compression for Sha512Compression {
     type State = [u64; 8];
     type Block = [u8; 128];
     type Workspace = Sha512Workspace;
-    /// In all, `avx2-x4`'s (8 saved + a ring of 16 schedule vectors of 4 lanes); the small
-    /// part is `armv8-x2`'s (2 lanes of a 16-word schedule window). Each kernel checks at
+    /// In all, `avx512-x16`'s (two rings of 16 schedule vectors of 8 lanes); the small part
+    /// is `avx2-x4`'s (8 saved + a ring of 16 schedule vectors of 4 lanes), of which
+    /// `armv8-x2` uses 32 words (2 lanes of a 16-word schedule window). Each kernel checks at
     /// compile time that its part fits; `avx512-x8` keeps everything in registers. The part in
     /// use is created (zeroed) and wiped once per batch call.
-    type LaneWorkspace = crate::LaneWorkspace<u64, 32, 96>;
+    type LaneWorkspace = crate::LaneWorkspace<u64, 96, 256>;
     type Counter = u128;
     const LENGTH_BYTES: usize = 16;
     const OUTPUTS: &'static [OutputSpec<[u64; 8]>] = &[
@@ -186,7 +187,7 @@ impl Compression for Sha512Compression {
         },
     ];
     const ROUNDS: usize = 80;
-    const WIDEST_LANES: usize = 8;
+    const WIDEST_LANES: usize = 16;
     const ONE_BLOCK_PADDING: &'static [u64] = &ONE_BLOCK_PADDING;
 
     fn schedule(block: &[u8; 128], w: &mut [u64]) {

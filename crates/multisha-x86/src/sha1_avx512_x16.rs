@@ -34,7 +34,7 @@ type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWo
 /// `vpermt2d` index of each element (0..16: the first source register, 16..32: the second or
 /// the one being merged) and, per source register, the mask of the elements it provides.
 #[repr(C, align(64))]
-struct Transpose {
+pub(crate) struct Transpose {
     index: [[u32; 16]; 5],
     from: [[u16; 5]; 5],
 }
@@ -67,13 +67,13 @@ const fn transpose(to_words: bool) -> Transpose {
     t
 }
 
-static TO_WORDS: Transpose = transpose(true);
-static FROM_WORDS: Transpose = transpose(false);
+pub(crate) static TO_WORDS: Transpose = transpose(true);
+pub(crate) static FROM_WORDS: Transpose = transpose(false);
 
 /// The five registers rearranged by table `t`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn permute(v: &[__m512i; 5], t: &Transpose) -> [__m512i; 5] {
+pub(crate) fn permute(v: &[__m512i; 5], t: &Transpose) -> [__m512i; 5] {
     core::array::from_fn(|out| {
         // SAFETY: one row of the table is 16 words: one aligned-enough 64-byte load.
         let index = unsafe { _mm512_loadu_si512(t.index[out].as_ptr().cast()) };
@@ -93,7 +93,7 @@ fn permute(v: &[__m512i; 5], t: &Transpose) -> [__m512i; 5] {
 /// block, where they do not fit and were spilled to the stack.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn reload_states(states: &mut [[u32; 5]]) -> [__m512i; 5] {
+pub(crate) fn reload_states(states: &mut [[u32; 5]]) -> [__m512i; 5] {
     // SAFETY: an empty assembly block (the operand only shows it `states`): it executes
     // nothing, touches no stack and no flag.
     unsafe {
@@ -105,8 +105,8 @@ fn reload_states(states: &mut [[u32; 5]]) -> [__m512i; 5] {
 /// Loads the five registers of `states` (sixteen lanes of five words, 320 bytes).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn load_states(states: &[[u32; 5]]) -> [__m512i; 5] {
-    assert_eq!(states.len(), LANES, "avx512-x16 takes sixteen lanes");
+pub(crate) fn load_states(states: &[[u32; 5]]) -> [__m512i; 5] {
+    assert_eq!(states.len(), LANES, "a group of sixteen lanes");
     let p: *const __m512i = states.as_ptr().cast();
     // SAFETY: `states` is 16 × 20 = 320 contiguous bytes: five unaligned 64-byte loads.
     core::array::from_fn(|r| unsafe { _mm512_loadu_si512(p.add(r)) })
@@ -115,8 +115,8 @@ fn load_states(states: &[[u32; 5]]) -> [__m512i; 5] {
 /// Stores five registers into `states` (sixteen lanes of five words, 320 bytes).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn store_states(states: &mut [[u32; 5]], v: &[__m512i; 5]) {
-    assert_eq!(states.len(), LANES, "avx512-x16 takes sixteen lanes");
+pub(crate) fn store_states(states: &mut [[u32; 5]], v: &[__m512i; 5]) {
+    assert_eq!(states.len(), LANES, "a group of sixteen lanes");
     let p: *mut __m512i = states.as_mut_ptr().cast();
     for (r, x) in v.iter().enumerate() {
         // SAFETY: `states` is 16 × 20 = 320 contiguous bytes: five unaligned 64-byte stores.
@@ -138,6 +138,8 @@ macro_rules! round {
         $b = _mm512_rol_epi32::<30>($b);
     };
 }
+
+pub(crate) use round;
 
 /// Twenty rounds from round `$t` with function `$f`, `$kw!(t)` giving `w[t] + K`.
 macro_rules! rounds20 {
@@ -169,7 +171,7 @@ macro_rules! rounds80 {
 /// `K` of round `t` on every lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn k(t: usize) -> __m512i {
+pub(crate) fn k(t: usize) -> __m512i {
     _mm512_set1_epi32(SHA1_K[t / 20] as i32)
 }
 

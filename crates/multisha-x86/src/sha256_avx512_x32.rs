@@ -10,10 +10,8 @@
 //!   throughput-bound: the planner compares this kernel's measured costs with `avx512-x16`'s
 //!   and picks it only where it is faster.
 //! * The two working states are sixteen registers; the two schedules do not fit beside them,
-//!   so each group's ring of sixteen schedule words lives in the lane workspace (2 KiB, wiped
-//!   once per batch), read and written with volatile accesses: the compiler would otherwise
-//!   keep ring words in registers it does not have and spill them to the stack. Nothing
-//!   message-derived goes to the stack.
+//!   so each group's ring of sixteen schedule words lives in the lane workspace
+//!   (`avx512_groups`). Nothing message-derived goes to the stack.
 //! * Each group's message transpose, its block-input state kept transposed in `states`, the
 //!   round and the SHA-2 functions are `sha256_avx512_x16`'s.
 //! * The constant entry runs both groups' 64 rounds on the broadcast `w[t] + K[t]`; the input
@@ -24,26 +22,15 @@ use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_srli_epi32,
     _mm512_ternarylogic_epi32,
 };
-use multisha_contract::{SHA256_K, Sha256Compression, aligned_words, equal_lanes};
+use multisha_contract::{SHA256_K, Sha256Compression, equal_lanes};
 
+use crate::avx512_groups::{GROUP, LANES, RING_WORDS, get, put, rings};
 use crate::sha256_avx512_x16::{
-    self as x16, from_words, k, load_message, load_states, named, reload_states, round,
-    sha2_lane_functions, store_states, to_words, unnamed,
+    from_words, k, load_message, load_states, named, reload_states, round, sha2_lane_functions,
+    store_states, to_words, unnamed,
 };
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
-
-/// Lanes of this kernel: two groups.
-const LANES: usize = 2 * GROUP;
-
-/// Lanes of a group.
-const GROUP: usize = x16::LANES;
-
-/// The two groups' schedule rings: sixteen registers each.
-type Rings = [[__m512i; 16]; 2];
-
-/// Words of [`Rings`] in the lane workspace.
-const RING_WORDS: usize = size_of::<Rings>() / 4;
 
 const _: () = assert!(
     LaneWorkspace::LEN >= RING_WORDS,
@@ -59,33 +46,6 @@ sha2_lane_functions! {
     big_sigma1: [6, 11, 25],
     small_sigma0: [7, 18, 3],
     small_sigma1: [17, 19, 10],
-}
-
-/// The rings in the lane workspace, from its first 64-byte boundary.
-#[inline]
-fn rings(ws: &mut LaneWorkspace) -> &mut Rings {
-    let region = aligned_words(ws.words(), 64, RING_WORDS);
-    assert!(region.as_ptr().addr().is_multiple_of(64));
-    // SAFETY: `region` is `RING_WORDS` initialized words (the size of `Rings`), 64-byte aligned
-    // (asserted), and every bit pattern is a valid `__m512i`; the result borrows `ws` as
-    // `region` did.
-    unsafe { &mut *region.as_mut_ptr().cast::<Rings>() }
-}
-
-/// A ring word, read from memory where it is used (see the module header).
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn get(v: &__m512i) -> __m512i {
-    // SAFETY: `v` is a reference: valid and aligned for a read.
-    unsafe { core::ptr::read_volatile(v) }
-}
-
-/// Writes a ring word to memory.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn put(v: &mut __m512i, x: __m512i) {
-    // SAFETY: `v` is a mutable reference: valid and aligned for a write.
-    unsafe { core::ptr::write_volatile(v, x) }
 }
 
 /// `w[t]` of one group in place of `w[t - 16]` in its ring (`i = t mod 16`), returned.

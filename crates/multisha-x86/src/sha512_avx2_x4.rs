@@ -36,7 +36,7 @@ use multisha_contract::{Block128 as Block, Compression, SHA512_K, Sha512Compress
 
 type LaneWorkspace = <Sha512Compression as Compression>::LaneWorkspace;
 const _: () = assert!(
-    SLOTS * LANES <= LaneWorkspace::LEN,
+    SLOTS * LANES <= LaneWorkspace::SMALL_LEN,
     "the lane workspace is too small for this kernel"
 );
 
@@ -151,7 +151,7 @@ fn load_message(blocks: &[&[Block]; LANES], j: usize, w: &mut [__m256i; 16]) {
 /// The kernel's part of the lane workspace.
 #[inline]
 fn slots(ws: &mut LaneWorkspace) -> &mut [__m256i; SLOTS] {
-    vector_slots(ws.words())
+    vector_slots(ws.small_words())
 }
 
 /// `x` rotated right by `n` bits in each lane (`m` = 64 - `n`).

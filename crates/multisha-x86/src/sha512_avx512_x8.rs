@@ -32,14 +32,14 @@ use crate::sha256_avx512_x16::{round, rounds16, schedule, sha2_lane_functions, s
 type LaneWorkspace = <Sha512Compression as multisha_contract::Compression>::LaneWorkspace;
 
 /// Lanes of this kernel.
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// The 8 × 8 transpose of 64-bit words: register `r` element `e` to register `e` element
 /// `r`. Each stage swaps one bit of the register index with the same bit of the (64-bit)
 /// element index; the stages commute and each is its own inverse, so this is its own inverse.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn transpose8(v: &mut [__m512i; 8]) {
+pub(crate) fn transpose8(v: &mut [__m512i; 8]) {
     swap_stage::<1, 8>(v, 1);
     swap_stage::<2, 8>(v, 2);
     swap_stage::<3, 8>(v, 4);
@@ -51,10 +51,12 @@ fn transpose8(v: &mut [__m512i; 8]) {
 /// stack). Needs `avx512f` and `avx512bw`.
 macro_rules! load_message {
     ($blocks:expr, $i:expr) => {{
-        use core::arch::x86_64::{_mm_set_epi64x, _mm512_broadcast_i32x4, _mm512_shuffle_epi8};
+        use core::arch::x86_64::{
+            _mm_set_epi64x, _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_shuffle_epi8,
+        };
         let bswap =
             _mm512_broadcast_i32x4(_mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607));
-        let blocks: &[&[[u8; 128]]; LANES] = $blocks;
+        let blocks: &[&[[u8; 128]]; $crate::sha512_avx512_x8::LANES] = $blocks;
         let i: usize = $i;
         let load = |lane: usize, half: usize| {
             let bytes: &[u8; 64] = &blocks[lane][i].as_chunks::<64>().0[half];
@@ -83,14 +85,16 @@ macro_rules! load_message {
             load(6, 1),
             load(7, 1),
         ];
-        transpose8(&mut lo);
-        transpose8(&mut hi);
+        $crate::sha512_avx512_x8::transpose8(&mut lo);
+        $crate::sha512_avx512_x8::transpose8(&mut hi);
         [
             lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3],
             hi[4], hi[5], hi[6], hi[7],
         ]
     }};
 }
+
+pub(crate) use load_message;
 
 /// The transposed block-input state that `compress` keeps in `states`, read back from memory.
 ///
@@ -99,7 +103,7 @@ macro_rules! load_message {
 /// whole block, where they do not fit.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn reload_states(states: &mut [[u64; 8]]) -> [__m512i; 8] {
+pub(crate) fn reload_states(states: &mut [[u64; 8]]) -> [__m512i; 8] {
     // SAFETY: an empty assembly block (the operand only shows it `states`): it executes
     // nothing, touches no stack and no flag.
     unsafe {
@@ -115,8 +119,8 @@ fn reload_states(states: &mut [[u64; 8]]) -> [__m512i; 8] {
 /// Loads the eight registers of `states` (eight lanes of eight words, 512 bytes).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn load_states(states: &[[u64; 8]]) -> [__m512i; 8] {
-    assert_eq!(states.len(), LANES, "avx512-x8 takes eight lanes");
+pub(crate) fn load_states(states: &[[u64; 8]]) -> [__m512i; 8] {
+    assert_eq!(states.len(), LANES, "a group of eight lanes");
     let p: *const __m512i = states.as_ptr().cast();
     // SAFETY: `states` is 8 × 64 = 512 contiguous bytes: eight unaligned 64-byte loads.
     core::array::from_fn(|r| unsafe { _mm512_loadu_si512(p.add(r)) })
@@ -125,8 +129,8 @@ fn load_states(states: &[[u64; 8]]) -> [__m512i; 8] {
 /// Stores eight registers into `states` (eight lanes of eight words, 512 bytes).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn store_states(states: &mut [[u64; 8]], v: &[__m512i; 8]) {
-    assert_eq!(states.len(), LANES, "avx512-x8 takes eight lanes");
+pub(crate) fn store_states(states: &mut [[u64; 8]], v: &[__m512i; 8]) {
+    assert_eq!(states.len(), LANES, "a group of eight lanes");
     let p: *mut __m512i = states.as_mut_ptr().cast();
     for (r, x) in v.iter().enumerate() {
         // SAFETY: `states` is 8 × 64 = 512 contiguous bytes: eight unaligned 64-byte stores.
@@ -148,7 +152,7 @@ sha2_lane_functions! {
 /// `K[t]` on every lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn k(t: usize) -> __m512i {
+pub(crate) fn k(t: usize) -> __m512i {
     _mm512_set1_epi64(SHA512_K[t] as i64)
 }
 

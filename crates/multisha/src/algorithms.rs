@@ -273,6 +273,7 @@ algorithms! {
         "rolled" => multisha_rolled::sha1_rolled::VARIANT,
     ], many [
         "avx512-x16" on "x86_64" => multisha_x86::sha1_avx512_x16::VARIANT,
+        "avx512-x32" on "x86_64" => multisha_x86::sha1_avx512_x32::VARIANT,
         "shani-x4" on "x86_64" => multisha_x86::sha1_shani_x4::VARIANT,
         "avx2-x8" on "x86_64" => multisha_x86::sha1_avx2_x8::VARIANT,
         "shani-x2" on "x86_64" => multisha_x86::sha1_shani_x2::VARIANT,
@@ -317,6 +318,7 @@ algorithms! {
         "rolled" => multisha_rolled::sha512_rolled::VARIANT,
     ], many [
         "avx512-x8" on "x86_64" => multisha_x86::sha512_avx512_x8::VARIANT,
+        "avx512-x16" on "x86_64" => multisha_x86::sha512_avx512_x16::VARIANT,
         "avx2-x4" on "x86_64" => multisha_x86::sha512_avx2_x4::VARIANT,
         "armv8-x2" on "aarch64" => multisha_armv8::sha512_armv8_x2::VARIANT,
     ], functions [

@@ -55,8 +55,8 @@
 //! * [`sha1()`], [`sha256()`], [`sha512()`], ...: one-shot functions, the fastest path for
 //!   one short message.
 //! * [`sha256_many`], [`sha1_many`], ... and [`sha256_pairs`]: many messages per call, on
-//!   multi-lane kernels (AVX-512 16 lanes and, for SHA-256, 32; AVX2 8; SHA-NI 2 and 4
-//!   streams; ARMv8 2 streams)
+//!   multi-lane kernels (AVX-512 16 and 32 lanes, for SHA-512 8 and 16; AVX2 8; SHA-NI 2 and
+//!   4 streams; ARMv8 2 streams)
 //!   that hash several messages at once; any number of messages of any lengths, in any
 //!   container of byte containers. Each batch is planned by the kernels' costs, declared and
 //!   then measured on the running CPU ([`engine::batch_costs`], [`engine::batch_plan`],

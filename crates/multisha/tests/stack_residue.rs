@@ -431,6 +431,7 @@ fn lane_declarations() -> (
             &sha1_shani_x4::VARIANT,
             &sha1_avx2_x8::VARIANT,
             &sha1_avx512_x16::VARIANT,
+            &sha1_avx512_x32::VARIANT,
         ],
         vec![
             &sha256_shani_x2::VARIANT,
@@ -439,7 +440,11 @@ fn lane_declarations() -> (
             &sha256_avx512_x16::VARIANT,
             &sha256_avx512_x32::VARIANT,
         ],
-        vec![&sha512_avx2_x4::VARIANT, &sha512_avx512_x8::VARIANT],
+        vec![
+            &sha512_avx2_x4::VARIANT,
+            &sha512_avx512_x8::VARIANT,
+            &sha512_avx512_x16::VARIANT,
+        ],
     )
 }
 
