@@ -5,10 +5,11 @@
 //! * Why: a group's round is one dependency chain (`e` to `e`, `a` to `a`). A core that runs
 //!   512-bit operations at full width on four pipes (AMD Zen 5) finishes a round's ~25
 //!   operations faster than the chain allows, and the second group's round fills the slots the
-//!   first leaves idle (tape-sha256's `avx512-2x16` measured 12.7 against 14.6 µs there). Where
-//!   512-bit operations are double-pumped (Zen 4) or port-bound (Intel) the lanes were already
-//!   throughput-bound: the planner compares this kernel's measured costs with `avx512-x16`'s
-//!   and picks it only where it is faster.
+//!   first leaves idle (tape-sha256 reports 12.7 against 14.6 µs there for its `avx512-2x16`).
+//!   Even on a Zen 4, which runs 512-bit operations as two halves, it measured 1.01-1.07 times
+//!   `avx512-x16`'s speed on long messages and 1.09-1.18 on 64-byte ones (the constant entry's
+//!   rounds, no schedule, are the most chain-bound). Where it does not pay (port-bound Intel
+//!   cores, say) the planner, which compares the kernels' measured costs, leaves it out.
 //! * The two working states are sixteen registers; the two schedules do not fit beside them,
 //!   so each group's ring of sixteen schedule words lives in the lane workspace
 //!   (`avx512_groups`). Nothing message-derived goes to the stack.
@@ -48,16 +49,15 @@ sha2_lane_functions! {
     small_sigma1: [17, 19, 10],
 }
 
-/// `w[t]` of one group in place of `w[t - 16]` in its ring (`i = t mod 16`), returned.
+/// `w[t]` of one group in place of `w[t - 16]` in its ring (`i = t mod 16`), returned;
+/// `two_back` is `w[t - 2]`, from a register: read back from the ring two rounds after its
+/// store, it waited for the store.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn next_word(ring: &mut [__m512i; 16], i: usize) -> __m512i {
+fn next_word(ring: &mut [__m512i; 16], i: usize, two_back: __m512i) -> __m512i {
     let w = add(
         add(get(&ring[i]), small_sigma0(get(&ring[(i + 1) & 15]))),
-        add(
-            get(&ring[(i + 9) & 15]),
-            small_sigma1(get(&ring[(i + 14) & 15])),
-        ),
+        add(get(&ring[(i + 9) & 15]), small_sigma1(two_back)),
     );
     put(&mut ring[i], w);
     w
@@ -142,10 +142,15 @@ multisha_contract::declare_variant! {
         transpose_in(s1);
         let rings = rings(ws);
         for i in 0..n {
-            for (slot, x) in rings[0].iter_mut().zip(load_message!(first, i)) {
+            // Each group's two newest schedule words, `w[t - 2]` and `w[t - 1]`, in registers.
+            let words = load_message!(first, i);
+            let (mut back2_0, mut back1_0) = (words[14], words[15]);
+            for (slot, x) in rings[0].iter_mut().zip(words) {
                 put(slot, x);
             }
-            for (slot, x) in rings[1].iter_mut().zip(load_message!(second, i)) {
+            let words = load_message!(second, i);
+            let (mut back2_1, mut back1_1) = (words[14], words[15]);
+            for (slot, x) in rings[1].iter_mut().zip(words) {
                 put(slot, x);
             }
             let [mut a0, mut b0, mut c0, mut d0, mut e0, mut f0, mut g0, mut h0] =
@@ -164,9 +169,16 @@ multisha_contract::declare_variant! {
             );
             for group in 1..4 {
                 macro_rules! kw_schedule {
-                    ($g:literal, $i:expr) => {
-                        _mm512_add_epi32(next_word(&mut rings[$g], $i), k(16 * group + $i))
-                    };
+                    (0, $i:expr) => {{
+                        let w = next_word(&mut rings[0], $i, back2_0);
+                        (back2_0, back1_0) = (back1_0, w);
+                        _mm512_add_epi32(w, k(16 * group + $i))
+                    }};
+                    (1, $i:expr) => {{
+                        let w = next_word(&mut rings[1], $i, back2_1);
+                        (back2_1, back1_1) = (back1_1, w);
+                        _mm512_add_epi32(w, k(16 * group + $i))
+                    }};
                 }
                 rounds16x2!(
                     kw_schedule,
