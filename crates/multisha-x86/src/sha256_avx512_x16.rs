@@ -226,7 +226,8 @@ pub(crate) fn unnamed(s: &[__m512i; 8]) -> [__m512i; 8] {
 /// one word width (`epi32` for SHA-256 here, `epi64` for `sha512_avx512_x8`), given its
 /// intrinsics and FIPS 180-4's rotation amounts: `add`, `big_sigma0/1`, `small_sigma0/1`, `ch`
 /// and `maj`, which [`schedule!`], [`round!`] and [`rounds16!`] are written with. Each is an
-/// `#[inline]` function with `avx512f`, as the kernels are.
+/// `#[inline]` function with `avx512f`, as the kernels are, visible in the crate (the
+/// two-group kernels import their word width's).
 ///
 /// Σ is computed as `rotr(x ^ rotr(x, M - N) ^ rotr(x, L - N), N)`: as many operations as
 /// three rotations and a three-way xor (`vpternlog` `0x96`), with one temporary fewer live (the
@@ -243,68 +244,68 @@ macro_rules! sha2_lane_functions {
         small_sigma1: [$r1:literal, $q1:literal, $s1:literal] $(,)?
     ) => {
         /// A `zmm` register: sixteen 32-bit or eight 64-bit words.
-        type Zmm = core::arch::x86_64::__m512i;
+        pub(crate) type Zmm = core::arch::x86_64::__m512i;
 
         /// Lane-wise addition modulo the word size.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn add(x: Zmm, y: Zmm) -> Zmm {
+        pub(crate) fn add(x: Zmm, y: Zmm) -> Zmm {
             $add(x, y)
         }
 
         /// Σ with rotations `N`, `N + M_N`, `N + L_N`.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn big_sigma<const N: i32, const M_N: i32, const L_N: i32>(x: Zmm) -> Zmm {
+        pub(crate) fn big_sigma<const N: i32, const M_N: i32, const L_N: i32>(x: Zmm) -> Zmm {
             $ror::<N>($tern::<0x96>(x, $ror::<M_N>(x), $ror::<L_N>(x)))
         }
 
         /// Schedule σ: two rotations and a shift, xored.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn small_sigma<const N: i32, const M: i32, const S: u32>(x: Zmm) -> Zmm {
+        pub(crate) fn small_sigma<const N: i32, const M: i32, const S: u32>(x: Zmm) -> Zmm {
             $tern::<0x96>($ror::<N>(x), $ror::<M>(x), $srli::<S>(x))
         }
 
         /// Σ0.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn big_sigma0(x: Zmm) -> Zmm {
+        pub(crate) fn big_sigma0(x: Zmm) -> Zmm {
             big_sigma::<$n0, { $m0 - $n0 }, { $l0 - $n0 }>(x)
         }
 
         /// Σ1.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn big_sigma1(x: Zmm) -> Zmm {
+        pub(crate) fn big_sigma1(x: Zmm) -> Zmm {
             big_sigma::<$n1, { $m1 - $n1 }, { $l1 - $n1 }>(x)
         }
 
         /// σ0.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn small_sigma0(x: Zmm) -> Zmm {
+        pub(crate) fn small_sigma0(x: Zmm) -> Zmm {
             small_sigma::<$r0, $q0, $s0>(x)
         }
 
         /// σ1.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn small_sigma1(x: Zmm) -> Zmm {
+        pub(crate) fn small_sigma1(x: Zmm) -> Zmm {
             small_sigma::<$r1, $q1, $s1>(x)
         }
 
         /// Choose.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn ch(e: Zmm, f: Zmm, g: Zmm) -> Zmm {
+        pub(crate) fn ch(e: Zmm, f: Zmm, g: Zmm) -> Zmm {
             $tern::<0xca>(e, f, g)
         }
 
         /// Majority.
         #[inline]
         #[target_feature(enable = "avx512f")]
-        fn maj(a: Zmm, b: Zmm, c: Zmm) -> Zmm {
+        pub(crate) fn maj(a: Zmm, b: Zmm, c: Zmm) -> Zmm {
             $tern::<0xe8>(a, b, c)
         }
     };

@@ -19,16 +19,13 @@
 //!   states wait transposed in `states` for the feed-forward (in registers, with the working
 //!   states, they would be 32).
 
-use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_srli_epi32,
-    _mm512_ternarylogic_epi32,
-};
+use core::arch::x86_64::{__m512i, _mm512_add_epi32, _mm512_set1_epi32};
 use multisha_contract::{SHA256_K, Sha256Compression, equal_lanes};
 
-use crate::avx512_groups::{GROUP, LANES, RING_WORDS, get, put, rings};
+use crate::avx512_groups::{GROUP, LANES, RING_WORDS, get, put, rings, rounds16x2, sha2_next_word};
 use crate::sha256_avx512_x16::{
-    from_words, k, load_message, load_states, named, reload_states, round, sha2_lane_functions,
-    store_states, to_words, unnamed,
+    add, big_sigma0, big_sigma1, ch, from_words, k, load_message, load_states, maj, named,
+    reload_states, round, small_sigma0, small_sigma1, store_states, to_words, unnamed,
 };
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
@@ -38,60 +35,7 @@ const _: () = assert!(
     "the lane workspace is too small for this kernel"
 );
 
-sha2_lane_functions! {
-    add: _mm512_add_epi32,
-    ror: _mm512_ror_epi32,
-    srli: _mm512_srli_epi32,
-    ternarylogic: _mm512_ternarylogic_epi32,
-    big_sigma0: [2, 13, 22],
-    big_sigma1: [6, 11, 25],
-    small_sigma0: [7, 18, 3],
-    small_sigma1: [17, 19, 10],
-}
-
-/// `w[t]` of one group in place of `w[t - 16]` in its ring (`i = t mod 16`), returned;
-/// `two_back` is `w[t - 2]`, from a register: read back from the ring two rounds after its
-/// store, it waited for the store.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn next_word(ring: &mut [__m512i; 16], i: usize, two_back: __m512i) -> __m512i {
-    let w = add(
-        add(get(&ring[i]), small_sigma0(get(&ring[(i + 1) & 15]))),
-        add(get(&ring[(i + 9) & 15]), small_sigma1(two_back)),
-    );
-    put(&mut ring[i], w);
-    w
-}
-
-/// Sixteen rounds of both groups, each round of the first group followed by the same round of
-/// the second; `$kw!(g, i)` gives group `g`'s `w[t] + K[t]` for round `t = 16k + i` of the
-/// sixteen.
-macro_rules! rounds16x2 {
-    ($kw:ident, [$($x:ident),*], [$($y:ident),*]) => {
-        rounds16x2!(@8 $kw, 0, [$($x),*], [$($y),*]);
-        rounds16x2!(@8 $kw, 8, [$($x),*], [$($y),*]);
-    };
-    (@8 $kw:ident, $o:literal,
-     [$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident],
-     [$p:ident, $q:ident, $r:ident, $s:ident, $t:ident, $u:ident, $v:ident, $w:ident]) => {
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $kw!(0, $o));
-        round!($p, $q, $r, $s, $t, $u, $v, $w, $kw!(1, $o));
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $kw!(0, $o + 1));
-        round!($w, $p, $q, $r, $s, $t, $u, $v, $kw!(1, $o + 1));
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $kw!(0, $o + 2));
-        round!($v, $w, $p, $q, $r, $s, $t, $u, $kw!(1, $o + 2));
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $kw!(0, $o + 3));
-        round!($u, $v, $w, $p, $q, $r, $s, $t, $kw!(1, $o + 3));
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $kw!(0, $o + 4));
-        round!($t, $u, $v, $w, $p, $q, $r, $s, $kw!(1, $o + 4));
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $kw!(0, $o + 5));
-        round!($s, $t, $u, $v, $w, $p, $q, $r, $kw!(1, $o + 5));
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $kw!(0, $o + 6));
-        round!($r, $s, $t, $u, $v, $w, $p, $q, $kw!(1, $o + 6));
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $kw!(0, $o + 7));
-        round!($q, $r, $s, $t, $u, $v, $w, $p, $kw!(1, $o + 7));
-    };
-}
+sha2_next_word!();
 
 /// Adds the block-input state kept transposed in `states` (one group) to the working state
 /// `out` (`[a..h]`) and stores the sum there, transposed.
