@@ -75,7 +75,7 @@ impl Costs {
 
     /// Lowers [`few_blocks`](Self::few_blocks)' thresholds to where lane kernel `k`, with as
     /// many lanes filled as there are messages, could win its set-up back. A process's first
-    /// batch runs this cold, once per lane kernel (17 thresholds, a few instructions each).
+    /// batch runs this cold, once per lane kernel (33 thresholds, a few instructions each).
     fn lower_one_by_one_blocks(&mut self, k: usize) {
         let (width, cost) = self.lanes[k];
         for (count, blocks) in self.one_by_one_blocks.iter_mut().enumerate() {
@@ -110,7 +110,7 @@ impl Costs {
         // candidates per batch; a division costs as much as the rest of one).
         assert!(
             lanes >= 2 && lanes.is_power_of_two(),
-            "a lane kernel has 2, 4, 8 or 16 lanes"
+            "a lane kernel has 2, 4, 8, 16 or 32 lanes"
         );
         let k = self.len;
         self.lanes[k] = (lanes, cost);
@@ -129,6 +129,21 @@ impl Costs {
     /// The lane kernels' `(lanes, cost)`.
     pub fn lane_kernels(&self) -> &[(usize, Cost)] {
         &self.lanes[..self.len]
+    }
+
+    /// These costs with every lane kernel of more than `lanes` lanes left out (its set-ups made
+    /// infinite, so that no plan has it; the indices of the others stay as they are).
+    pub fn without_lanes_over(&self, lanes: usize) -> Costs {
+        let mut costs = *self;
+        for (k, &(width, cost)) in self.lane_kernels().iter().enumerate() {
+            if width > lanes {
+                let mut cost = cost;
+                cost.setup = f32::INFINITY;
+                cost.one_block_setup = f32::INFINITY;
+                costs.set_lanes(k, cost);
+            }
+        }
+        costs
     }
 }
 

@@ -801,6 +801,18 @@ mod tests {
             twenty.iter().all(|(name, _)| name != "avx512-x32"),
             "{twenty:?}"
         );
+        // Left out (messages whose addresses alias in the cache): sixteen lanes, whatever
+        // the thirty-two cost.
+        let narrowed = wide.without_lanes_over(16);
+        assert_eq!(
+            named(&plan_of(&narrowed, &long), names),
+            [("avx512-x16".into(), 64)]
+        );
+        assert_eq!(
+            narrowed.lane_kernels()[0],
+            wide.lane_kernels()[0],
+            "the others kept"
+        );
     }
 
     #[test]

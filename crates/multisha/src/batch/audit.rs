@@ -40,7 +40,14 @@ pub(crate) fn plan<A: Registered>(lengths: &[usize]) -> BatchPlan {
         let first = *lengths.first()?;
         lengths.iter().all(|&len| len == first).then_some(first)
     };
-    super::route::<A, _>(lengths.len(), lens, equal_len, Describe { lengths })
+    // (Lengths only: described as messages whose addresses leave every kernel in.)
+    super::route::<A, _>(
+        lengths.len(),
+        lens,
+        equal_len,
+        || false,
+        Describe { lengths },
+    )
 }
 
 /// The [`Destination`] of [`plan`]: the decision in words.
