@@ -98,6 +98,21 @@ fn feed_forward(states: &mut [[u32; 5]], out: [__m512i; 5]) {
     store_states(states, &sum);
 }
 
+/// Transposes a group's row-major states in place (to one register per word).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_in(states: &mut [[u32; 5]]) {
+    store_states(states, &permute(&load_states(states), &TO_WORDS));
+}
+
+/// The inverse of [`transpose_in`], from the states kept transposed in `states`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_out(states: &mut [[u32; 5]]) {
+    let words = reload_states(states);
+    store_states(states, &permute(&words, &FROM_WORDS));
+}
+
 multisha_contract::declare_variant! {
     /// The `avx512-x32` SHA-1 many-message variant.
     pub static VARIANT: Sha1Compression = {
@@ -115,8 +130,8 @@ multisha_contract::declare_variant! {
         let (blocks, n) = equal_lanes::<_, LANES>(blocks);
         let (first, second) = blocks.split_at(GROUP);
         let (s0, s1) = states.split_at_mut(GROUP);
-        store_states(s0, &permute(&load_states(s0), &TO_WORDS));
-        store_states(s1, &permute(&load_states(s1), &TO_WORDS));
+        transpose_in(s0);
+        transpose_in(s1);
         let rings = rings(ws);
         for i in 0..n {
             // Each group's three newest schedule words, `w[t - 3]` to `w[t - 1]`, in
@@ -157,10 +172,8 @@ multisha_contract::declare_variant! {
             feed_forward(s0, [a0, b0, c0, d0, e0]);
             feed_forward(s1, [a1, b1, c1, d1, e1]);
         }
-        let words = reload_states(s0);
-        store_states(s0, &permute(&words, &FROM_WORDS));
-        let words = reload_states(s1);
-        store_states(s1, &permute(&words, &FROM_WORDS));
+        transpose_out(s0);
+        transpose_out(s1);
     }
     /// One compression of every lane on the expanded schedule `w[0..80]`; `_ws` is not used.
     #[inline(never)]
@@ -168,8 +181,8 @@ multisha_contract::declare_variant! {
         let w: &[u32; 80] = w.try_into().expect("an 80-word schedule");
         assert_eq!(states.len(), LANES, "avx512-x32 takes thirty-two lanes");
         let (s0, s1) = states.split_at_mut(GROUP);
-        store_states(s0, &permute(&load_states(s0), &TO_WORDS));
-        store_states(s1, &permute(&load_states(s1), &TO_WORDS));
+        transpose_in(s0);
+        transpose_in(s1);
         let [mut a0, mut b0, mut c0, mut d0, mut e0] = reload_states(s0);
         let [mut a1, mut b1, mut c1, mut d1, mut e1] = reload_states(s1);
         macro_rules! kw_constant {
@@ -180,9 +193,7 @@ multisha_contract::declare_variant! {
         rounds80x2!(kw_constant, [a0, b0, c0, d0, e0], [a1, b1, c1, d1, e1]);
         feed_forward(s0, [a0, b0, c0, d0, e0]);
         feed_forward(s1, [a1, b1, c1, d1, e1]);
-        let words = reload_states(s0);
-        store_states(s0, &permute(&words, &FROM_WORDS));
-        let words = reload_states(s1);
-        store_states(s1, &permute(&words, &FROM_WORDS));
+        transpose_out(s0);
+        transpose_out(s1);
     }
 }
