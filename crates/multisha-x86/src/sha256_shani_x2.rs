@@ -85,6 +85,23 @@ macro_rules! rounds4 {
     };
 }
 
+/// Four rounds of both streams on the same `k + w`, `$wk` (a padding block's, or a constant
+/// schedule's): both streams' first two rounds, then both streams' second two, so that
+/// `sha256rnds2`'s implicit operand `xmm0` holds each half once (as [`rounds4!`] one stream
+/// after the other, LLVM copied a half into it before every instruction). Streams on words of
+/// their own keep [`rounds4!`]: interleaved the same way, their schedules no longer fitted the
+/// registers.
+macro_rules! rounds4_shared {
+    ($a0:ident, $c0:ident, $a1:ident, $c1:ident, $wk:expr) => {
+        let wk = $wk;
+        $c0 = _mm_sha256rnds2_epu32($c0, $a0, wk);
+        $c1 = _mm_sha256rnds2_epu32($c1, $a1, wk);
+        let high = _mm_shuffle_epi32::<0x0e>(wk);
+        $a0 = _mm_sha256rnds2_epu32($a0, $c0, high);
+        $a1 = _mm_sha256rnds2_epu32($a1, $c1, high);
+    };
+}
+
 /// `w[t..t+4]` from the previous sixteen words, in place of the oldest four
 /// ([`next_words`], `short` with `$short`).
 macro_rules! schedule {
@@ -184,8 +201,7 @@ pub(crate) fn one_block_pair(
     for i in 0..16 {
         // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
         let wk = unsafe { _mm_loadu_si128(padding_wk.as_ptr().add(4 * i).cast()) };
-        rounds4!(a0, c0, wk);
-        rounds4!(a1, c1, wk);
+        rounds4_shared!(a0, c0, a1, c1, wk);
         lockstep!(a0, c0, a1, c1);
     }
     [
@@ -219,7 +235,7 @@ multisha_contract::declare_variant! {
             let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
             // Rounds 0..48 consume a schedule vector, then replace it by the one sixteen words
             // later; rounds 48..64 only consume.
-            block_x2!(free, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
+            block_x2!(lockstep, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
             (a0, c0) = feed_forward(s0, a0, c0);
             (a1, c1) = feed_forward(s1, a1, c1);
         }
@@ -237,8 +253,7 @@ multisha_contract::declare_variant! {
         for i in 0..16 {
             // SAFETY: words 4i..4i+4 (i < 16) of the 64-word schedule; unaligned load.
             let wk = _mm_add_epi32(unsafe { _mm_loadu_si128(w.as_ptr().add(4 * i).cast()) }, k4(i));
-            rounds4!(a0, c0, wk);
-            rounds4!(a1, c1, wk);
+            rounds4_shared!(a0, c0, a1, c1, wk);
         }
         from_shani(s0, _mm_add_epi32(a0, a0_in), _mm_add_epi32(c0, c0_in));
         from_shani(s1, _mm_add_epi32(a1, a1_in), _mm_add_epi32(c1, c1_in));
