@@ -151,18 +151,15 @@ pub unsafe fn iterate_with<A: Compression>(
     crate::wipe_secret("iteration inner state", inner.as_mut());
 }
 
-/// Bytes of dead stack [`scrub_stack`] overwrites: more than any kernel's frame (the deepest
-/// PBKDF2 residue the stack scan found was about 2 KiB below its caller).
-const SCRUB_BYTES: usize = 4096;
-
-/// Overwrites 4 KiB (`SCRUB_BYTES`) of stack below the caller's frame with zeros: the frames of
-/// the functions it called, where a kernel that keeps `U`, `T` and the keyed states in
-/// registers leaves whatever the compiler spilled of them (no wipe of the kernel's own can
-/// reach its frame). The engine calls it once per PBKDF2 derivation, after every kernel it
-/// ran (about 100 ns).
+/// Overwrites `BYTES` of stack below the caller's frame with zeros: the frames of the
+/// functions it called, where a kernel that keeps `U`, `T` and the keyed states in registers
+/// leaves whatever the compiler spilled of them (no wipe of the kernel's own can reach its
+/// frame), and the copies the optimiser made of wiped values in its callees' own frames.
+/// `BYTES` must reach past the deepest of those frames: the engine's callers say how deep
+/// theirs go (the stack scan of `tests/stack_residue.rs` checks, in debug and release builds).
 #[inline(never)]
-pub fn scrub_stack() {
-    let mut zeros = [0u8; SCRUB_BYTES];
+pub fn scrub_stack<const BYTES: usize>() {
+    let mut zeros = [0u8; BYTES];
     // The optimiser must assume the zeros are read, so it writes them.
     core::hint::black_box(&mut zeros);
 }

@@ -14,6 +14,11 @@ use crate::kdf;
 use crate::registry::Variant;
 use multisha_contract::wipe_secret;
 
+/// Bytes of dead stack each scrub overwrites: more than the frames of the kernels and the
+/// executor below the scrubbing frame (the stack scan found the deepest residue about 2 KiB
+/// below).
+const SCRUB_BYTES: usize = 4096;
+
 /// Messages per round: 16 KiB of inner digests at most (SHA-512), and enough messages to fill
 /// the widest lanes many times over.
 const ROUND: usize = 256;
@@ -61,7 +66,7 @@ pub(crate) fn keyed<H: HashFunction>(
     }
     hash_rounds::<H>(pinned, key, messages, digests);
     // The kernels' dead frames may hold spills of the keyed states.
-    multisha_contract::scrub_stack();
+    multisha_contract::scrub_stack::<SCRUB_BYTES>();
 }
 
 /// [`hmac_many`]'s work, in a frame of its own: the keyed states and the inner digests wipe
@@ -101,7 +106,7 @@ fn hash_rounds<H: HashFunction>(
     // kernels): what they spilled of the keyed states and inner digests lies below this
     // frame, which holds the inner digests (8 KiB for SHA-256) and so puts them out of reach
     // of the caller's scrub.
-    multisha_contract::scrub_stack();
+    multisha_contract::scrub_stack::<SCRUB_BYTES>();
 }
 
 /// A round's inner digests, wiped when dropped (the slots a round used).

@@ -95,12 +95,45 @@ pub(crate) unsafe fn verify<H: HashFunction>(
     }
 }
 
+/// Bytes of dead stack a derivation's scrub overwrites: [`blocks_wiped`]'s frame (its `U` and
+/// `T` of up to 32 chains: 4 KiB for SHA-512) and the deepest kernel's below it.
+const SCRUB_BYTES: usize = 12 * 1024;
+
 /// Derives the output block by block (each `T_i`, cut to what is left of `len`), handing each
-/// to `emit` with its offset, and wipes every key, state and block it made.
+/// to `emit` with its offset, wipes every key, state and block it made, then the dead stack
+/// below.
 ///
 /// # Safety
 /// As [`derive()`].
 unsafe fn for_each_block<H: HashFunction>(
+    kernel: SingleKernel<Algo<H>>,
+    chains: Option<Chains<Algo<H>>>,
+    password: &[u8],
+    salt: &[u8],
+    iterations: NonZeroU32,
+    len: usize,
+    emit: impl FnMut(usize, &[u8]),
+) -> Result<(), Pbkdf2Error> {
+    // SAFETY: forwarded from the caller.
+    let result =
+        unsafe { blocks_wiped::<H>(kernel, chains, password, salt, iterations, len, emit) };
+    // The dead frames of `blocks_wiped` and of every kernel it called: what the kernels'
+    // loops spilled of `U`, `T`, the keyed states and the schedules, which no wipe of a
+    // kernel's own reaches, and the copies the optimiser made in `blocks_wiped`'s own frame of
+    // values whose named variables it wipes (a release build left 60 bytes of the keyed
+    // states there while the scrub ran inside it). Once, here, for every variant's loop and
+    // every lane kernel's chains.
+    multisha_contract::scrub_stack::<SCRUB_BYTES>();
+    result
+}
+
+/// [`for_each_block`] but the scrub of the stack: out of line, so that its whole frame is
+/// dead, and scrubbed, once it returns.
+///
+/// # Safety
+/// As [`derive()`].
+#[inline(never)]
+unsafe fn blocks_wiped<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
     chains: Option<Chains<Algo<H>>>,
     password: &[u8],
@@ -161,17 +194,17 @@ unsafe fn for_each_block<H: HashFunction>(
         wipe_secret("T", state.as_mut());
     }
     wipe_secret("T bytes", &mut digest);
-    // The dead frames of every kernel called above (what the loops spilled of `U`, `T`, the
-    // keyed states and the schedules, which no wipe of a kernel's own reaches): once, here,
-    // for every variant's loop and every lane kernel's chains.
-    multisha_contract::scrub_stack();
     Ok(())
 }
 
-/// The HMAC keyed states of `password` (hashed first when longer than a block).
+/// The HMAC keyed states of `password` (hashed first when longer than a block). Out of line:
+/// the copies the optimiser makes of the key block and the states stay in this frame, dead
+/// once it returns and below the caller's, where the caller's scrub of the stack reaches
+/// them (inlined, a release build left them in its callers' frames, out of reach).
 ///
 /// # Safety
 /// The CPU must support every feature `compress` requires.
+#[inline(never)]
 pub(crate) unsafe fn hmac_keys<A: Compression>(
     compress: KernelFn<A>,
     iv: State<A>,
