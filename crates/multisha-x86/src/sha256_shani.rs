@@ -53,12 +53,11 @@ macro_rules! rounds4 {
 macro_rules! next_words {
     // (`short` first: the plain arm would try to read it as an expression.) The same words
     // with a shorter path from `$w3`, for a stream whose schedule cannot run
-    // ahead of its rounds (PBKDF2's blocks, made of the last digest), where the schedule's
-    // chain, one group after the other, sets the pace: `w[t-4]`, the one word of
-    // w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which nothing else in
-    // `sha256msg2` reads, so it is added after it, and `sha256msg2` waits for `$w3` alone.
-    // Two instructions more than the plain form: a Merkle node, whose words are all loaded
-    // at once, took 54 ns with it and 51 without (Zen 4, one-block entry).
+    // ahead of its rounds (a message of one block, PBKDF2's blocks, made of the last digest),
+    // where the schedule's chain, one group after the other, sets the pace: `w[t-4]`, the
+    // one word of w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which
+    // nothing else in `sha256msg2` reads, so it is added after it, and `sha256msg2` waits
+    // for `$w3` alone. Two instructions more than the plain form.
     (short $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
         _mm_add_epi32(
             _mm_sha256msg2_epu32(
@@ -80,12 +79,12 @@ macro_rules! next_words {
 }
 pub(crate) use next_words;
 
-/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`], its short
-/// chain with `short`), then run four rounds with it.
+/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`], the short
+/// chain), then run four rounds with it.
 macro_rules! schedule_rounds4 {
-    ($($short:ident)? [$abef:ident, $cdgh:ident,
-     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal]) => {
-        $w4 = next_words!($($short)? $w0, $w1, $w2, $w3);
+    ($abef:ident, $cdgh:ident,
+     $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal) => {
+        $w4 = next_words!(short $w0, $w1, $w2, $w3);
         rounds4!($abef, $cdgh, $w4, $i);
     };
 }
@@ -173,39 +172,37 @@ macro_rules! message {
 }
 
 /// The 64 rounds of one block on the state `$abef`, `$cdgh` with the message words in `$w0..$w3`
-/// (a fifth schedule register `$w4`), the schedule on [`next_words`]' short chain with `short`.
-/// No feed-forward.
+/// (a fifth schedule register `$w4`). No feed-forward.
 macro_rules! block_rounds {
-    ($($short:ident)? [$abef:ident, $cdgh:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident]) => {
+    ($abef:ident, $cdgh:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident) => {
         rounds4!($abef, $cdgh, $w0, 0);
         rounds4!($abef, $cdgh, $w1, 1);
         rounds4!($abef, $cdgh, $w2, 2);
         rounds4!($abef, $cdgh, $w3, 3);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 4]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 5]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 6]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 7]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 8]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 9]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 10]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 11]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 12]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 13]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 14]);
-        schedule_rounds4!($($short)? [$abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 15]);
+        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 4);
+        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 5);
+        schedule_rounds4!($abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 6);
+        schedule_rounds4!($abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 7);
+        schedule_rounds4!($abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 8);
+        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 9);
+        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 10);
+        schedule_rounds4!($abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 11);
+        schedule_rounds4!($abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 12);
+        schedule_rounds4!($abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 13);
+        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 14);
+        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 15);
         let _ = ($w1, $w2, $w3, $w4);
     };
 }
 
 /// One block with message words `$w0..$w3` (big-endian words, w[0] in lane 0 of `$w0`)
-/// compressed into the state `$abef`, `$cdgh`, feed-forward included; the schedule on
-/// [`next_words`]' short chain with `short`.
+/// compressed into the state `$abef`, `$cdgh`, feed-forward included.
 macro_rules! compress_block {
-    ($($short:ident)? [$abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr]) => {{
+    ($abef:ident, $cdgh:ident, $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {{
         let (abef_in, cdgh_in) = ($abef, $cdgh);
         let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
         let mut w4;
-        block_rounds!($($short)? [$abef, $cdgh, w0, w1, w2, w3, w4]);
+        block_rounds!($abef, $cdgh, w0, w1, w2, w3, w4);
         $abef = _mm_add_epi32($abef, abef_in);
         $cdgh = _mm_add_epi32($cdgh, cdgh_in);
     }};
@@ -243,7 +240,7 @@ macro_rules! one_block_message {
         let (mut abef, mut cdgh) = ($iv_abef, $iv_cdgh);
         let [mut w0, mut w1, mut w2, mut w3] = block_words($block);
         let mut w4;
-        block_rounds!([abef, cdgh, w0, w1, w2, w3, w4]);
+        block_rounds!(abef, cdgh, w0, w1, w2, w3, w4);
         abef = _mm_add_epi32(abef, $iv_abef);
         cdgh = _mm_add_epi32(cdgh, $iv_cdgh);
         let (mid_abef, mid_cdgh) = (abef, cdgh);
@@ -300,7 +297,7 @@ multisha_contract::declare_variant! {
 
         for block in blocks {
             let [w0, w1, w2, w3] = block_words(block);
-            compress_block!(short [abef, cdgh, w0, w1, w2, w3]);
+            compress_block!(abef, cdgh, w0, w1, w2, w3);
         }
 
         from_shani!(abef, cdgh, state);
@@ -336,10 +333,10 @@ multisha_contract::declare_variant! {
         for _ in 0..count {
             let (w0, w1) = message!(abef, cdgh, mask1, pad1);
             (abef, cdgh) = (inner_abef, inner_cdgh);
-            compress_block!(short [abef, cdgh, w0, w1, pad2, pad3]);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
             let (w0, w1) = message!(abef, cdgh, mask1, pad1);
             (abef, cdgh) = (outer_abef, outer_cdgh);
-            compress_block!(short [abef, cdgh, w0, w1, pad2, pad3]);
+            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
             t_abef = _mm_xor_si128(t_abef, abef);
             t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
         }
