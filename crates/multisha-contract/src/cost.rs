@@ -11,9 +11,10 @@
 /// The part per message is what makes a wide kernel with few lanes filled cheaper than with
 /// all of them: a model without it, fitted with the lanes full, overcharges such a batch. It
 /// comes in two sizes, because the executor runs messages two ways: a full group of equal
-/// lengths side by side from start to end (`message`), or each message in a slot of its own,
-/// its blocks and tail tracked call by call (`ragged`: lanes partly filled, lengths that
-/// differ), which costs more, up to about twice as much.
+/// lengths (or of one block shape, the lanes full or the stage's last ones partly filled)
+/// side by side from start to end (`message`), or each message in a slot of its own, its
+/// blocks and tail tracked call by call (`ragged`: lengths whose blocks differ), which costs
+/// more, up to about twice as much.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct Cost {

@@ -14,8 +14,8 @@
 //! Every lane kernel declares a cost estimate ([`multisha_contract::Cost`]): nanoseconds per
 //! use in a batch, per call, per step (a step advances every lane by one block) and per
 //! message it takes, so sixteen lanes with five filled cost less than with sixteen; a message
-//! costs more, up to about twice as much, in a slot of its own (lanes partly filled, or lengths
-//! that differ) than in a full group of equal lengths; a padding block that equal messages a
+//! costs more, up to about twice as much, in a slot of its own (lengths whose blocks differ)
+//! than in a group of one block shape (full, or the last messages of a stage); a padding block that equal messages a
 //! whole number of blocks long share (64-byte Merkle nodes) costs less than a step; the
 //! single-message kernel has parts per call, per block and per message. The engine measures
 //! these parts on the running CPU once per process (`multisha`'s `batch/calibrate.rs`: the

@@ -43,18 +43,18 @@ pub fn window_of(index: usize, count: usize) -> (usize, usize) {
     }
 }
 
-/// How many of `count` messages of one length the executor runs in full groups of `lanes`
-/// (a power of two that divides [`WINDOW`]): a group forms within a window, so where the first
+/// How many of `count` messages of one length the executor runs in groups of `lanes` (a
+/// power of two that divides [`WINDOW`]): a group forms within a window, so where the first
 /// window (the short one) leaves `left` messages over, the call that takes them fills its
 /// lanes from the next window, every later window leaves `left` over the same way, and the
-/// last `left` end the batch alone; the rest run in slots of their own.
+/// last `left` end the batch as a part-filled group; those `lanes` a window ahead run in
+/// slots of their own.
 pub fn grouped(count: usize, lanes: usize) -> usize {
     let first = window_of(0, count).1;
-    let left = first & (lanes - 1);
-    if left == 0 {
+    if first & (lanes - 1) == 0 {
         return count;
     }
-    count - ((count - first) / WINDOW * lanes + left)
+    count - (count - first) / WINDOW * lanes
 }
 
 /// Blocks (padding included) and segments of one message of `len` bytes, for blocks of
@@ -300,7 +300,7 @@ mod tests {
 
     /// The executor's window by window walk of an equal batch: groups of `lanes` while the
     /// window holds that many, the rest of a window with the first of the next in one call of
-    /// slots.
+    /// slots, the rest of the last window as a part-filled group.
     fn walked(count: usize, lanes: usize) -> usize {
         let (mut at, mut grouped, mut carried) = (0, 0, 0);
         while at < count {
@@ -313,7 +313,7 @@ mod tests {
             carried = left % lanes;
             at = end;
         }
-        grouped
+        grouped + carried
     }
 
     #[test]
@@ -328,7 +328,8 @@ mod tests {
             }
         }
         // 100 on 16 lanes: windows of 36 and 64, two groups, a call of 4 + 12, three groups,
-        // the last 4.
-        assert_eq!(grouped(100, 16), 80);
+        // the last 4 as a group.
+        assert_eq!(grouped(100, 16), 84);
+        assert_eq!(grouped(13, 16), 13);
     }
 }

@@ -332,7 +332,9 @@ mod measure {
     enum Messages {
         /// This many lane-fulls.
         Full(usize),
-        /// One message alone in the lanes.
+        /// One message alone in the lanes (the executor runs it as a part-filled group, so
+        /// its part per message comes out as a group's; what a message of a ragged batch adds
+        /// in a slot of its own is in `refill`).
         Lone,
         /// A lane-full of different lengths (one-block messages of 32, 31, ... bytes): no two
         /// equal, so none runs in a group.
