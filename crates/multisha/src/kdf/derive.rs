@@ -41,20 +41,13 @@ pub(crate) unsafe fn derive<H: HashFunction>(
     out: &mut [u8],
 ) -> Result<(), Pbkdf2Error> {
     let len = out.len();
+    let emit = |offset: usize, block: &[u8]| {
+        out[offset..offset + block.len()].copy_from_slice(block);
+    };
     // SAFETY: forwarded from the caller.
-    unsafe {
-        for_each_block::<H>(
-            kernel,
-            chains,
-            password,
-            salt,
-            iterations,
-            len,
-            |offset, block| {
-                out[offset..offset + block.len()].copy_from_slice(block);
-            },
-        )
-    }
+    scrubbed(|| unsafe {
+        for_each_block::<H>(kernel, chains, password, salt, iterations, len, emit)
+    })
 }
 
 /// Whether PBKDF2-HMAC with hash function `H` gives `expected`, compared in constant time (the
@@ -71,22 +64,16 @@ pub(crate) unsafe fn verify<H: HashFunction>(
     expected: &[u8],
 ) -> Result<(), Pbkdf2Error> {
     let mut difference = 0u8;
+    let len = expected.len();
+    let emit = |offset: usize, block: &[u8]| {
+        for (a, b) in block.iter().zip(&expected[offset..]) {
+            difference |= a ^ b;
+        }
+    };
     // SAFETY: forwarded from the caller.
-    unsafe {
-        for_each_block::<H>(
-            kernel,
-            chains,
-            password,
-            salt,
-            iterations,
-            expected.len(),
-            |offset, block| {
-                for (a, b) in block.iter().zip(&expected[offset..]) {
-                    difference |= a ^ b;
-                }
-            },
-        )?;
-    }
+    scrubbed(|| unsafe {
+        for_each_block::<H>(kernel, chains, password, salt, iterations, len, emit)
+    })?;
     // Keeps the optimiser from turning the accumulation into an early exit.
     if core::hint::black_box(difference) == 0 {
         Ok(())
@@ -95,45 +82,31 @@ pub(crate) unsafe fn verify<H: HashFunction>(
     }
 }
 
-/// Bytes of dead stack a derivation's scrub overwrites: [`blocks_wiped`]'s frame (its `U` and
+/// Bytes of dead stack a derivation's scrub overwrites: [`for_each_block`]'s frame (its `U` and
 /// `T` of up to 32 chains: 4 KiB for SHA-512) and the deepest kernel's below it.
 const SCRUB_BYTES: usize = 12 * 1024;
 
-/// Derives the output block by block (each `T_i`, cut to what is left of `len`), handing each
-/// to `emit` with its offset, wipes every key, state and block it made, then the dead stack
-/// below.
-///
-/// # Safety
-/// As [`derive()`].
-unsafe fn for_each_block<H: HashFunction>(
-    kernel: SingleKernel<Algo<H>>,
-    chains: Option<Chains<Algo<H>>>,
-    password: &[u8],
-    salt: &[u8],
-    iterations: NonZeroU32,
-    len: usize,
-    emit: impl FnMut(usize, &[u8]),
-) -> Result<(), Pbkdf2Error> {
-    // SAFETY: forwarded from the caller.
-    let result =
-        unsafe { blocks_wiped::<H>(kernel, chains, password, salt, iterations, len, emit) };
-    // The dead frames of `blocks_wiped` and of every kernel it called: what the kernels'
-    // loops spilled of `U`, `T`, the keyed states and the schedules, which no wipe of a
-    // kernel's own reaches, and the copies the optimiser made in `blocks_wiped`'s own frame of
-    // values whose named variables it wipes (a release build left 60 bytes of the keyed
-    // states there while the scrub ran inside it). Once, here, for every variant's loop and
-    // every lane kernel's chains.
+/// `derivation`'s result, after which the dead stack below is scrubbed: the frames of
+/// [`for_each_block`] and of every kernel it called, what the kernels' loops spilled of `U`,
+/// `T`, the keyed states and the schedules (which no wipe of a kernel's own reaches) and the
+/// copies the optimiser made in `for_each_block`'s own frame of values whose named variables
+/// it wipes (a release build left 60 bytes of the keyed states there while the scrub ran
+/// inside it). Once per derivation, for every variant's loop and every lane kernel's chains.
+#[inline(always)]
+fn scrubbed<T>(derivation: impl FnOnce() -> T) -> T {
+    let result = derivation();
     multisha_contract::scrub_stack::<SCRUB_BYTES>();
     result
 }
 
-/// [`for_each_block`] but the scrub of the stack: out of line, so that its whole frame is
-/// dead, and scrubbed, once it returns.
+/// Derives the output block by block (each `T_i`, cut to what is left of `len`), handing each
+/// to `emit` with its offset, and wipes every key, state and block it made. Out of line, so
+/// that its whole frame is dead, and scrubbed ([`scrubbed`]), once it returns.
 ///
 /// # Safety
 /// As [`derive()`].
 #[inline(never)]
-unsafe fn blocks_wiped<H: HashFunction>(
+unsafe fn for_each_block<H: HashFunction>(
     kernel: SingleKernel<Algo<H>>,
     chains: Option<Chains<Algo<H>>>,
     password: &[u8],
