@@ -24,7 +24,9 @@ pub struct Cost {
     pub call: f32,
     /// Nanoseconds per step.
     pub step: f32,
-    /// Nanoseconds per message (on a lane kernel, of a full group of equal lengths).
+    /// Nanoseconds per message (on a lane kernel, of a full group of equal lengths; on a
+    /// single-message kernel below zero where one message's rounds overlap the next one's, so
+    /// that a one-block message takes less than a block of a long one).
     pub message: f32,
     /// Nanoseconds per message run in a slot of its own (lane kernels; the same as `message`
     /// for a single-message kernel).
@@ -166,7 +168,9 @@ impl core::fmt::Display for Cost {
             self.setup, self.call, self.step
         )?;
         if self.message == self.ragged && self.message != 0.0 {
-            write!(f, " + {:.0} ns/message", self.message)?;
+            // (A single-message kernel's part is below zero where messages overlap.)
+            let sign = if self.message < 0.0 { '-' } else { '+' };
+            write!(f, " {sign} {:.0} ns/message", self.message.abs())?;
         } else if self.message != 0.0 || self.ragged != 0.0 {
             write!(
                 f,
