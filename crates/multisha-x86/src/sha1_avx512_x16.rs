@@ -168,6 +168,31 @@ macro_rules! rounds80 {
     };
 }
 
+/// Adds the block-input state kept transposed in `states` (sixteen lanes) to the working state
+/// `out` (`[a..e]`) and stores the sum there, transposed.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn feed_forward(states: &mut [[u32; 5]], out: [__m512i; 5]) {
+    let input = reload_states(states);
+    let sum = core::array::from_fn(|j| _mm512_add_epi32(out[j], input[j]));
+    store_states(states, &sum);
+}
+
+/// Transposes sixteen lanes' row-major states in place (to one register per word).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn transpose_in(states: &mut [[u32; 5]]) {
+    store_states(states, &permute(&load_states(states), &TO_WORDS));
+}
+
+/// The inverse of [`transpose_in`], from the states kept transposed in `states`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn transpose_out(states: &mut [[u32; 5]]) {
+    let words = reload_states(states);
+    store_states(states, &permute(&words, &FROM_WORDS));
+}
+
 /// `K` of round `t` on every lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -190,7 +215,7 @@ multisha_contract::declare_variant! {
     #[inline(never)]
     pub fn compress(states: &mut [[u32; 5]], blocks: &[&[[u8; 64]]], _w: &mut LaneWorkspace) {
         let (blocks, n) = equal_lanes::<_, LANES>(blocks);
-        store_states(states, &permute(&load_states(states), &TO_WORDS));
+        transpose_in(states);
         for i in 0..n {
             let mut w = load_message!(blocks, i);
             // The block's input state is read from `states` (see the module header) after the
@@ -214,13 +239,9 @@ multisha_contract::declare_variant! {
                 }};
             }
             rounds80!(kw_schedule, a, b, c, d, e);
-            let input = reload_states(states);
-            let out = [a, b, c, d, e];
-            let sum = core::array::from_fn(|j| _mm512_add_epi32(out[j], input[j]));
-            store_states(states, &sum);
+            feed_forward(states, [a, b, c, d, e]);
         }
-        let words = reload_states(states);
-        store_states(states, &permute(&words, &FROM_WORDS));
+        transpose_out(states);
     }
     /// One compression of every lane on the expanded schedule `w[0..80]`; `_ws` is not used.
     #[inline(never)]

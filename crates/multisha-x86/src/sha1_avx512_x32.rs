@@ -22,9 +22,7 @@ use core::arch::x86_64::{
 use multisha_contract::{SHA1_K, Sha1Compression, equal_lanes};
 
 use crate::avx512_groups::{GROUP, LANES, RING_WORDS, get, put, rings};
-use crate::sha1_avx512_x16::{
-    FROM_WORDS, TO_WORDS, k, load_states, permute, reload_states, round, store_states,
-};
+use crate::sha1_avx512_x16::{feed_forward, k, reload_states, round, transpose_in, transpose_out};
 use crate::sha256_avx512_x16::load_message;
 
 type LaneWorkspace = <Sha1Compression as multisha_contract::Compression>::LaneWorkspace;
@@ -86,31 +84,6 @@ macro_rules! rounds80x2 {
         rounds20x2!($kw, 0xe8, 40, $x, $y);
         rounds20x2!($kw, 0x96, 60, $x, $y);
     };
-}
-
-/// Adds the block-input state kept transposed in `states` (one group) to the working state
-/// `out` (`[a..e]`) and stores the sum there, transposed.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn feed_forward(states: &mut [[u32; 5]], out: [__m512i; 5]) {
-    let input = reload_states(states);
-    let sum = core::array::from_fn(|j| _mm512_add_epi32(out[j], input[j]));
-    store_states(states, &sum);
-}
-
-/// Transposes a group's row-major states in place (to one register per word).
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn transpose_in(states: &mut [[u32; 5]]) {
-    store_states(states, &permute(&load_states(states), &TO_WORDS));
-}
-
-/// The inverse of [`transpose_in`], from the states kept transposed in `states`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn transpose_out(states: &mut [[u32; 5]]) {
-    let words = reload_states(states);
-    store_states(states, &permute(&words, &FROM_WORDS));
 }
 
 multisha_contract::declare_variant! {
