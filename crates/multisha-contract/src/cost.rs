@@ -3,10 +3,11 @@
 
 /// The cost of running a kernel, in nanoseconds: a fixed set-up each time a batch starts using
 /// it (a lane kernel's buffers, their wipe; nothing for a single-message kernel), a part per
-/// call (loading, transposing and storing the states), a part per step, and a part per
-/// message (setting its state up, filling its lane, padding its tail, writing its digest). A
-/// step advances every lane of the kernel by one block, occupied or not; for a
-/// single-message kernel it is one block.
+/// group of messages a lane kernel runs side by side from start to end (its lanes' states set
+/// up, its first call's start), a part per call (loading, transposing and storing the
+/// states), a part per step, and a part per message (filling its lane, padding its tail,
+/// writing its digest). A step advances every lane of the kernel by one block, occupied or
+/// not; for a single-message kernel it is one block.
 ///
 /// The part per message is what makes a wide kernel with few lanes filled cheaper than with
 /// all of them: a model without it, fitted with the lanes full, overcharges such a batch. It
@@ -20,6 +21,12 @@
 pub struct Cost {
     /// Nanoseconds per use in a batch.
     pub setup: f32,
+    /// Nanoseconds per group of messages run side by side from start to end, full or partly
+    /// filled, beyond its calls, steps and messages (lane kernels; 0 unless measured). Fitted
+    /// as part of the call, it was charged twice to every group of messages with a tail
+    /// (whole blocks, then the tail: two calls): on an AMD Zen 4 the first call of a
+    /// `shani-x4` group took about 30 ns more than the second.
+    pub group: f32,
     /// Nanoseconds per call.
     pub call: f32,
     /// Nanoseconds per step.
@@ -57,6 +64,7 @@ impl Cost {
     pub const fn new(setup: f32, call: f32, step: f32) -> Self {
         Self {
             setup,
+            group: 0.0,
             call,
             step,
             message: 0.0,
@@ -76,6 +84,11 @@ impl Cost {
             ragged: message,
             ..self
         }
+    }
+
+    /// This cost with `group` nanoseconds per group of messages run side by side.
+    pub const fn per_group(self, group: f32) -> Self {
+        Self { group, ..self }
     }
 
     /// This cost with `ragged` nanoseconds per message run in a slot of its own.
@@ -146,6 +159,20 @@ impl Cost {
             + self.ragged * ragged as f32
     }
 
+    /// The predicted time of one use of `groups` groups, `calls` calls that run `steps` steps
+    /// in all for `grouped` messages in groups and `ragged` in slots of their own.
+    #[inline]
+    pub fn grouped_time(
+        self,
+        groups: usize,
+        calls: usize,
+        steps: usize,
+        grouped: usize,
+        ragged: usize,
+    ) -> f32 {
+        self.time(calls, steps, grouped, ragged) + self.group * groups as f32
+    }
+
     /// The predicted time of one use of `calls` calls that run `steps` steps in all for
     /// `count` messages of differing lengths, each in a slot of its own, refilling the lanes.
     #[inline]
@@ -162,11 +189,11 @@ impl Cost {
 
 impl core::fmt::Display for Cost {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "{:.0} ns/use + {:.0} ns/call + {:.1} ns/step",
-            self.setup, self.call, self.step
-        )?;
+        write!(f, "{:.0} ns/use + ", self.setup)?;
+        if self.group != 0.0 {
+            write!(f, "{:.0} ns/group + ", self.group)?;
+        }
+        write!(f, "{:.0} ns/call + {:.1} ns/step", self.call, self.step)?;
         if self.message == self.ragged && self.message != 0.0 {
             // (A single-message kernel's part is below zero where messages overlap.)
             let sign = if self.message < 0.0 { '-' } else { '+' };

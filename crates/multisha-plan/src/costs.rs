@@ -1,4 +1,4 @@
-//! The cost model: what each kernel costs per use, call, step and message, and the
+//! The cost model: what each kernel costs per use, group, call, step and message, and the
 //! thresholds worked out from those costs once, so that the smallest batches are planned
 //! from their totals in one compare.
 
@@ -101,6 +101,55 @@ impl Costs {
         blocks <= self.one_by_one_blocks[count.min(MAX_LANES)]
     }
 
+    /// Whether a batch of `count` messages of differing lengths goes one by one where its
+    /// plan is the [`estimate`](crate::estimate), a batch too small for the search to pay
+    /// ([`unsearched`](crate::unsearched); `false` where it pays): the estimate's answer,
+    /// from the totals it reads (`blocks` and `segments` in all, the `longest`'s and the
+    /// `shortest`'s blocks, padding included), without making a plan: a few multiplies a lane
+    /// kernel. Where [`few_blocks_in`](Self::few_blocks_in) counts every block as one a lane
+    /// kernel could save, a few messages take at least the longest's steps: 3 SHA-1 messages
+    /// of 1, 139 and 170 bytes took 30 ns of their 250 to be planned one by one through the
+    /// estimate and its plans.
+    #[inline]
+    pub fn few_ragged_one_by_one(
+        &self,
+        count: usize,
+        blocks: usize,
+        segments: usize,
+        longest: usize,
+        shortest: usize,
+    ) -> bool {
+        // Signed conversions, one instruction each (an unsigned one branches on the top bit);
+        // the clamp is far above any batch the estimate plans.
+        let float = |n: usize| n.min(1 << 40) as i64 as f32;
+        let n = float(count);
+        let single = self.single;
+        let one_by_one = single.setup
+            + single.call * float(segments)
+            + single.step * float(blocks)
+            + single.message * n;
+        if crate::search::search_ns_of(count) <= crate::PLANNING_SHARE * one_by_one {
+            // The search pays: the plan is its, which may split the batch.
+            return false;
+        }
+        let bar = crate::LANES_MARGIN * one_by_one;
+        self.lane_kernels().iter().all(|&(width, cost)| {
+            // As the estimate counts them (`Cost::refilled_time`).
+            let steps = if count <= width {
+                longest
+            } else {
+                crate::search::ragged_bound(blocks, shortest, longest, width)
+            };
+            // (In its order of operations: the same rounding.)
+            cost.setup
+                + cost.call * float(segments.min(steps))
+                + cost.step * float(steps)
+                + cost.ragged * n
+                + cost.refill * n
+                > bar
+        })
+    }
+
     /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.
     ///
     /// # Panics
@@ -122,11 +171,13 @@ impl Costs {
 
     /// Per lane kernel, the most it saves against one by one per block and per segment with
     /// all its lanes filled.
+    #[inline]
     pub(crate) fn full_savings(&self) -> &[(f32, f32)] {
         &self.savings[..self.len]
     }
 
     /// The lane kernels' `(lanes, cost)`.
+    #[inline]
     pub fn lane_kernels(&self) -> &[(usize, Cost)] {
         &self.lanes[..self.len]
     }

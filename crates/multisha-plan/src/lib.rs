@@ -2,7 +2,7 @@
 //! function of the kernels' costs and the messages' lengths. No statics, no CPU, no kernels:
 //! the engine crate measures the costs, keeps them and runs the plans.
 //!
-//! * [`costs`]: the cost model, each kernel's cost per use, call, step and message, and the
+//! * [`costs`]: the cost model, each kernel's cost per use, group, call, step and message, and the
 //!   thresholds that settle the smallest batches from their totals;
 //! * [`shape`]: a batch's lengths as the planner needs them, read in one pass, and the order
 //!   in which the executor starts the messages;
@@ -12,11 +12,12 @@
 //!
 //! # The model
 //! Every lane kernel declares a cost estimate ([`multisha_contract::Cost`]): nanoseconds per
-//! use in a batch, per call, per step (a step advances every lane by one block) and per
-//! message it takes, so sixteen lanes with five filled cost less than with sixteen; a message
-//! costs more, up to about twice as much, in a slot of its own (lengths whose blocks differ)
-//! than in a group of one block shape (full, or the last messages of a stage); a padding block that equal messages a
-//! whole number of blocks long share (64-byte Merkle nodes) costs less than a step; the
+//! use in a batch, per group of messages run side by side, per call, per step (a step
+//! advances every lane by one block) and per message it takes, so sixteen lanes with five
+//! filled cost less than with sixteen; a message costs more, up to about twice as much, in a
+//! slot of its own (lengths whose blocks differ) than in a group of one block shape (full, or
+//! the last messages of a stage); a padding block that equal messages a whole number of
+//! blocks long share (64-byte Merkle nodes) costs less than a step; the
 //! single-message kernel has parts per call, per block and per message. The engine measures
 //! these parts on the running CPU once per process (`multisha`'s `batch/calibrate.rs`: the
 //! fastest of up to 25 interleaved rounds, each step raised by a ninth of the nine-block runs'

@@ -40,11 +40,13 @@ impl Plan {
     };
 
     /// Whether every stage runs one by one (no lane kernel).
+    #[inline]
     pub fn is_one_by_one(&self) -> bool {
         self.stages().all(|stage| stage.runner == Runner::OneByOne)
     }
 
     /// One stage: all `count` messages on `runner`.
+    #[inline]
     pub const fn all_on(runner: Runner, count: usize, predicted: f32) -> Self {
         let mut stages = [Self::EMPTY_STAGE; MAX_STAGES];
         stages[0] = Stage { runner, count };
@@ -65,6 +67,7 @@ impl Plan {
     }
 
     /// The stages, in order (those of no message left out).
+    #[inline]
     pub fn stages(&self) -> impl Iterator<Item = Stage> + '_ {
         self.stages[..self.len]
             .iter()

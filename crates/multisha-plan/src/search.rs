@@ -8,13 +8,13 @@
 //! one; everything on one lane kernel; and one lane kernel for the bulk with the last messages
 //! (those that would leave its lanes partly idle) on another lane kernel, on one by one, or on
 //! another lane kernel and then one by one. Each candidate's time is predicted from the costs
-//! ([`Cost`]: per use, call, step, and per message in a full group or in a slot of its own)
+//! ([`Cost`]: per use, group, call, step, and per message in a group or in a slot of its own)
 //! and the messages' blocks; the least wins.
 //!
 //! The prediction, for `m` messages of `T` blocks in all (padding included) on `w` lanes:
-//! equal lengths run in groups of `w`, each one call per segment (whole blocks, padded tail)
-//! and as many steps as one message has blocks, the messages the windows leave over in slots
-//! of their own; ragged lengths (all in slots) take the steps the executor's lanes take,
+//! equal lengths run in groups of `w` (the last one partly filled), each one call per segment
+//! (whole blocks, padded tail) and as many steps as one message has blocks; ragged lengths
+//! (all in slots) take the steps the executor's lanes take,
 //! simulated where the planner sees every message and there are at most two a lane
 //! ([`ragged_steps`]), else bounded: `T / w` steps, plus the last message's blocks as the
 //! lanes drain (longest-first list scheduling), and never fewer than the longest message's;
@@ -25,11 +25,13 @@
 //! the lanes simulated) runs only where it costs at most [`PLANNING_SHARE`] of the batch's
 //! predicted time; a smaller ragged batch takes the [`estimate`] from its totals, a few
 //! nanoseconds a lane kernel, and the smallest go one by one on a sum of their blocks
-//! ([`Costs::few_blocks`]). Equal batches need no reading; their plans are remembered.
+//! ([`Costs::few_blocks`]) or, of differing lengths, on the estimate's answer without its
+//! plans ([`Costs::few_ragged_one_by_one`]). Equal batches need no reading; their plans are
+//! remembered.
 
 use crate::costs::{Costs, savings};
 use crate::plan::{Plan, Runner, Stage};
-use crate::shape::{ROTATION_SLOTS, Shape, Tail, grouped, rotates};
+use crate::shape::{ROTATION_SLOTS, Shape, Tail, rotates};
 use multisha_contract::{Cost, MAX_LANES};
 
 /// A plan with lane kernels must be predicted to take at most this share of one by one's
@@ -127,8 +129,8 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
     }
     if part.equal {
         // A group of calls per `lanes` messages, one call per segment (all messages have 1,
-        // or all 2), each message `last` blocks. Full groups run side by side; the messages
-        // the windows leave over ([`grouped`]) each take a slot of their own.
+        // or all 2), each message `last` blocks, the last group partly filled where the
+        // lanes do not divide the count.
         let (each, segments) = (part.last, 1 + usize::from(part.segments > part.count));
         // Messages of one block each run in groups of their own (the executor's
         // `one_block_groups`), at the set-up and the time per message measured for that path:
@@ -150,12 +152,12 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         };
         if !rotates(each) || part.count <= lanes {
             let groups = per_lane(part.count, lanes);
-            let grouped = grouped(part.count, lanes);
-            return cost.time(
+            return cost.grouped_time(
+                groups,
                 groups * segments,
                 groups.saturating_mul(each),
-                grouped,
-                part.count - grouped,
+                part.count,
+                0,
             ) - padding * groups as f32;
         }
         // Long messages: groups while two lanes' worth or exactly one is left, then the last
@@ -163,20 +165,22 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         let shift = lanes.trailing_zeros();
         let groups = (part.count >> shift).saturating_sub(1);
         let rest = part.count - (groups << shift);
-        let (calls, steps, alone) = if rest == lanes {
-            (segments, each, 0)
+        let (last_groups, calls, steps, alone) = if rest == lanes {
+            (1, segments, each, 0)
         } else if rest > ROTATION_SLOTS {
             // More than the slots rotation can hold: two passes.
-            (2 * segments, each.saturating_mul(2), rest)
+            (0, 2 * segments, each.saturating_mul(2), rest)
         } else {
             // The rotation re-decides every few blocks: about a call per message and segment.
             (
+                0,
                 rest * segments,
                 per_lane(rest.saturating_mul(each), lanes).max(each),
                 rest,
             )
         };
-        return cost.time(
+        return cost.grouped_time(
+            groups + last_groups,
             groups * segments + calls,
             groups.saturating_mul(each).saturating_add(steps),
             part.count - alone,
@@ -214,7 +218,8 @@ pub fn all_on_lanes_time(
 /// of `last` and the longest of `longest`, on `lanes` lanes, bounded where the planner does not
 /// see every message: an even share of all but the last, plus the last's blocks as the lanes
 /// drain (longest-first list scheduling), never fewer than the longest's.
-fn ragged_bound(blocks: usize, last: usize, longest: usize, lanes: usize) -> usize {
+#[inline]
+pub(crate) fn ragged_bound(blocks: usize, last: usize, longest: usize, lanes: usize) -> usize {
     per_lane(blocks - last, lanes)
         .saturating_add(last)
         .max(longest)
@@ -369,8 +374,15 @@ pub const PLANNING_SHARE: f32 = 0.02;
 /// Measured on an AMD EPYC (Zen 4) with `cargo run --release -p multisha --example
 /// batch_plan`: about 120 ns for 2 messages, 330 for 9, 500 for 24; a slower core also hashes
 /// slower, so the share holds roughly.
+#[inline]
 fn search_ns(shape: &Shape) -> f32 {
-    let read = shape.count.min(super::shape::WINDOW);
+    search_ns_of(shape.count)
+}
+
+/// [`search_ns`] of `count` messages.
+#[inline]
+pub(crate) fn search_ns_of(count: usize) -> f32 {
+    let read = count.min(super::shape::WINDOW);
     100.0 + 16.0 * read as f32
 }
 
@@ -389,12 +401,10 @@ pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
         shortest,
         ..
     } = *shape;
-    let one_by_one = Plan::all_on(
-        Runner::OneByOne,
-        count,
-        costs.single_cost().time(segments, blocks, count, 0),
-    );
-    let mut best = one_by_one;
+    let one_by_one = costs.single_cost().time(segments, blocks, count, 0);
+    // The best lane kernel's index and time, the plan made once at the end (a plan made per
+    // better candidate took a third of the estimate's time).
+    let (mut best, mut best_time) = (usize::MAX, f32::INFINITY);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         // All at once (the longest's steps) where the lanes hold them all, else bounded as
         // `lanes_time` bounds ragged messages it does not see.
@@ -404,14 +414,14 @@ pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
             ragged_bound(blocks, shortest, longest, width)
         };
         let whole = cost.refilled_time(segments.min(steps), steps, count);
-        if whole < best.predicted {
-            best = Plan::all_on(Runner::Lanes(k), count, whole);
+        if whole < best_time {
+            (best, best_time) = (k, whole);
         }
     }
-    if best.predicted > LANES_MARGIN * one_by_one.predicted {
-        return one_by_one;
+    if best_time > LANES_MARGIN * one_by_one {
+        return Plan::all_on(Runner::OneByOne, count, one_by_one);
     }
-    best
+    Plan::all_on(Runner::Lanes(best), count, best_time)
 }
 
 /// The plan of least predicted time for the batch `shape` with its last messages `tail`
@@ -957,6 +967,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`Costs::few_ragged_one_by_one`], what the batch functions ask of a small ragged
+    /// batch, answers as its plan would: one by one exactly where the [`estimate`] is, for
+    /// batches whose plan the estimate is ([`unsearched`]), and `false` where the search pays;
+    /// on the synthetic tables and on random ones (every part of a cost drawn).
+    #[test]
+    fn the_one_by_one_answer_for_few_ragged_messages_is_the_plans() {
+        let mut rng = TestRng::new(0x10e5);
+        let mut part = |most: usize| rng.below(most) as f32 + rng.below(100) as f32 / 97.0;
+        let random: Vec<Costs> = (0..40)
+            .map(|_| {
+                let single = Cost::new(0.0, part(20), 20.0 + part(60)).per_message(part(30) - 5.0);
+                let mut costs = Costs::single_only(single);
+                for lanes in [2, 4, 8, 16, 32] {
+                    let cost = Cost::new(part(400), part(100), lanes as f32 * (5.0 + part(40)))
+                        .per_group(part(120))
+                        .per_message(part(15))
+                        .per_ragged_message(part(30))
+                        .per_refill(part(40));
+                    costs.push(lanes, cost);
+                }
+                costs
+            })
+            .collect();
+        let all = tables()
+            .into_iter()
+            .map(|(_, costs, _)| costs)
+            .chain(random);
+        let mut rng = TestRng::new(0x5e771e);
+        let (mut one_by_one, mut lanes, mut searched) = (0, 0, 0);
+        for costs in all {
+            for round in 0..300 {
+                let count = 2 + rng.below(if round % 3 == 0 { 40 } else { 8 });
+                let most = [64, 300, 1024, 8192][round % 4];
+                let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
+                lens[count - 1] = lens[0] + 1;
+                let (shape, _) = shape(&lens);
+                let answer = costs.few_ragged_one_by_one(
+                    count,
+                    shape.blocks,
+                    shape.segments,
+                    shape.longest,
+                    shape.shortest,
+                );
+                match unsearched(&costs, &shape) {
+                    Some(plan) => {
+                        assert_eq!(answer, plan.is_one_by_one(), "{lens:?}: {plan} ({costs:?})");
+                        one_by_one += usize::from(answer);
+                        lanes += usize::from(!answer);
+                    }
+                    None => {
+                        assert!(!answer, "{lens:?}: the search pays");
+                        searched += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            one_by_one > 100 && lanes > 100 && searched > 100,
+            "cases: {one_by_one} one by one, {lanes} on lanes, {searched} searched"
+        );
     }
 
     #[test]

@@ -43,20 +43,6 @@ pub fn window_of(index: usize, count: usize) -> (usize, usize) {
     }
 }
 
-/// How many of `count` messages of one length the executor runs in groups of `lanes` (a
-/// power of two that divides [`WINDOW`]): a group forms within a window, so where the first
-/// window (the short one) leaves `left` messages over, the call that takes them fills its
-/// lanes from the next window, every later window leaves `left` over the same way, and the
-/// last `left` end the batch as a part-filled group; those `lanes` a window ahead run in
-/// slots of their own.
-pub fn grouped(count: usize, lanes: usize) -> usize {
-    let first = window_of(0, count).1;
-    if first & (lanes - 1) == 0 {
-        return count;
-    }
-    count - (count - first) / WINDOW * lanes
-}
-
 /// Blocks (padding included) and segments of one message of `len` bytes, for blocks of
 /// `block_len` bytes (a power of two) whose padding ends in a length field of `length_bytes`:
 /// the whole blocks, the tail and the length field, rounded down, plus one; two segments
@@ -240,6 +226,7 @@ impl Shape {
     }
 
     /// Blocks and segments of each message, if every message has the same length.
+    #[inline]
     pub fn each(&self) -> Option<(usize, usize)> {
         (self.equal && self.count > 0).then_some(self.each)
     }
@@ -247,11 +234,13 @@ impl Shape {
     /// Whether every message is exactly one block long (64-byte Merkle nodes): one by one,
     /// they run through the single-message kernel's entry for such messages where it has one
     /// ([`Cost::one_block`](multisha_contract::Cost::one_block)).
+    #[inline]
     pub fn one_block_each(&self) -> bool {
         self.equal && self.count > 0 && self.shared_padding && self.each.0 == 2
     }
 
     /// How many of the last messages the planner can split off.
+    #[inline]
     pub fn tail_len(&self) -> usize {
         self.tail_len
     }
@@ -291,45 +280,5 @@ impl Shape {
             0 => 0,
             n => self.tail_part(tail, n - 1, n).3,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The executor's window by window walk of an equal batch: groups of `lanes` while the
-    /// window holds that many, the rest of a window with the first of the next in one call of
-    /// slots, the rest of the last window as a part-filled group.
-    fn walked(count: usize, lanes: usize) -> usize {
-        let (mut at, mut grouped, mut carried) = (0, 0, 0);
-        while at < count {
-            let (start, end) = window_of(at, count);
-            let mut left = end - start;
-            if carried > 0 {
-                left -= (lanes - carried).min(left);
-            }
-            grouped += left / lanes * lanes;
-            carried = left % lanes;
-            at = end;
-        }
-        grouped + carried
-    }
-
-    #[test]
-    fn groups_follow_the_windows() {
-        for lanes in [2, 4, 8, 16] {
-            for count in 0..=400 {
-                assert_eq!(
-                    grouped(count, lanes),
-                    walked(count, lanes),
-                    "{count} on {lanes}"
-                );
-            }
-        }
-        // 100 on 16 lanes: windows of 36 and 64, two groups, a call of 4 + 12, three groups,
-        // the last 4 as a group.
-        assert_eq!(grouped(100, 16), 84);
-        assert_eq!(grouped(13, 16), 13);
     }
 }

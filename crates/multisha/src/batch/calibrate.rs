@@ -1,47 +1,46 @@
-//! The planner's costs measured on the running CPU, once per process and compression function,
-//! the way Linux times its RAID-6 routines at boot and FFTW's planner measures in its MEASURE
-//! mode; but only once the process's batch work makes the measurement cheap beside it. Until
-//! then (and with measuring off) the kernels' declared estimates plan every batch: measuring
-//! takes up to 2 ms, which a process's first batch of a few short messages (under a
-//! microsecond of hashing) would otherwise pay. Each batch planned on the estimates counts its
-//! predicted time one by one ([`account`]); when the count, this batch's included, reaches
-//! [`WORK_PER_MEASUREMENT`] times the budget (100 ms), the batch's caller measures, before its
-//! batch is planned again with the measured costs. [`measure_now`] measures on request
-//! (`engine::calibrate`). Before that, the estimates themselves are worked out only once the
-//! batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]):
-//! until then batches go one by one ([`estimates_for`]).
+//! The planner's costs measured on the running CPU, once per process and compression function, the
+//! way Linux times its RAID-6 routines at boot and FFTW's planner measures in its MEASURE mode; but
+//! only once the process's batch work makes the measurement cheap beside it. Until then (and with
+//! measuring off) the kernels' declared estimates plan every batch: measuring takes up to 2 ms,
+//! which a process's first batch of a few short messages (under a microsecond of hashing) would
+//! otherwise pay. Each batch planned on the estimates counts its predicted time one by one
+//! ([`account`]); when the count, this batch's included, reaches [`WORK_PER_MEASUREMENT`] times the
+//! budget (100 ms), the batch's caller measures, before its batch is planned again with the
+//! measured costs. [`measure_now`] measures on request (`engine::calibrate`). Before that, the
+//! estimates themselves are worked out only once the batch work reaches [`ESTIMATES_FOR_WORK_NS`]
+//! (or one batch [`ESTIMATES_FOR_BATCH_NS`]): until then batches go one by one ([`estimates_for`]).
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what the
-//! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block
-//! messages (one call of one step), twice as many (two calls, two steps), one such message
-//! alone and a lane-full of one-block messages of different lengths (each padded for its own
-//! length: the executor runs messages of one block shape side by side, so this is what a
-//! ragged message costs beside others of its shape), and a lane-full of nine-block ones (two calls: eight steps, then one), each repeated
-//! and the fastest run kept, the shapes and the kernels interleaved. Five equations give the
-//! set-up, the cost per call, per step, per message of a full group and per message in a slot
-//! of its own. Two more shapes check the model where the executor does more than those show:
-//! two lane-fulls of 1, 2 and 3 blocks in turn, all lengths different, refill the lanes as
-//! messages end (what the model leaves unexplained there is a part per message of a batch of
-//! differing lengths, `refill`), and one and four lane-fulls of messages exactly a block long
-//! (64-byte Merkle nodes), which the executor runs in groups of their own, their padding block
-//! through the kernel's constant entry, give that path's set-up and time per message. The
-//! single-message kernel has no set-up and one part per message: a one-block message, a
-//! two-block one (two calls: the whole block, then the padding) and a nine-block one give its
-//! call, step and message; where it has an entry for one-block messages, eight of them (in
-//! pairs) its time per such message. Each step's cost then adds a ninth of the nine-block
-//! runs' mean excess over their fastest (runs over twice it left out as interrupted): a
-//! neighbour on the same core slows lanes bound by a unit's throughput more than a kernel
-//! bound by its latency, and the fastest runs alone would favour the lanes. A fit far from
-//! the kernel's declared estimate (a preempted run, a clock gone wrong) keeps the estimate.
-//! Each kernel runs once untimed before its shapes in every round (a lane-full of one-block
-//! messages, the first shape timed), so none is timed cold after another kernel; a first
-//! round warms up and is not kept; the rounds stop before `BUDGET` (2 ms: no round starts
-//! that would end past it), and after 25; a slower machine still measures 3. The clock's own
-//! time (tens of nanoseconds a reading on a virtual machine) is subtracted from every run.
+//! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block messages
+//! (one group: one call of one step), twice as many (two groups), one such message alone and a
+//! lane-full of one-block messages of different lengths (each padded for its own length: the
+//! executor runs messages of one block shape side by side, so this is what a ragged message costs
+//! beside others of its shape), and a lane-full of two-block and one of nine-block ones (one group
+//! of two calls each: whole blocks, then the tail), each repeated and the fastest run kept, the
+//! shapes and the kernels interleaved. Six equations give the set-up, the cost per group, per call,
+//! per step, per message of a full group and per message of its own length beside others. Two more
+//! shapes check the model where the executor does more than those show: two lane-fulls of 1, 2 and
+//! 3 blocks in turn, all lengths different, refill the lanes as messages end (what the model leaves
+//! unexplained there is a part per message of a batch of differing lengths, `refill`), and one and
+//! four lane-fulls of messages exactly a block long (64-byte Merkle nodes), which the executor runs
+//! in groups of their own, their padding block through the kernel's constant entry, give that
+//! path's set-up and time per message. The single-message kernel has no set-up and one part per
+//! message: a one-block message, a two-block one (two calls: the whole block, then the padding) and
+//! a nine-block one give its call, step and message; where it has an entry for one-block messages,
+//! eight of them (in pairs) its time per such message. Each step's cost then adds a ninth of the
+//! nine-block runs' mean excess over their fastest (runs over twice it left out as interrupted): a
+//! neighbour on the same core slows lanes bound by a unit's throughput more than a kernel bound by
+//! its latency, and the fastest runs alone would favour the lanes. A fit far from the kernel's
+//! declared estimate (a preempted run, a clock gone wrong) keeps the estimate. Each kernel runs
+//! once untimed before its shapes in every round (a lane-full of one-block messages, the first
+//! shape timed), so none is timed cold after another kernel; a first round warms up and is not
+//! kept; the rounds stop before `BUDGET` (2 ms: no round starts that would end past it), and after
+//! 25; a slower machine still measures 3. The clock's own time (tens of nanoseconds a reading on a
+//! virtual machine) is subtracted from every run.
 //!
-//! One thread measures; others calling meanwhile plan with the estimates and never wait
-//! (the slot's once-published cells). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring
-//! off (reproducible plans), and so does a build without the `std` feature (no clock).
+//! One thread measures; others calling meanwhile plan with the estimates and never wait (the slot's
+//! once-published cells). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring off
+//! (reproducible plans), and so does a build without the `std` feature (no clock).
 
 use crate::dispatch;
 #[cfg(feature = "std")]
@@ -194,8 +193,9 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
     None
 }
 
-/// Whether measuring is on: unless `MULTISHA_CALIBRATE` turns it off ([`calibrate_setting`](crate::registry::env::calibrate_setting)); always
-/// off without the `std` feature (no clock). Read once.
+/// Whether measuring is on: unless `MULTISHA_CALIBRATE` turns it off
+/// ([`calibrate_setting`](crate::registry::env::calibrate_setting)); always off without the
+/// `std` feature (no clock). Read once.
 pub(crate) fn enabled() -> bool {
     #[cfg(feature = "std")]
     return crate::registry::env::calibrate_setting().unwrap_or(true);
@@ -273,6 +273,7 @@ mod measure {
                     }
                 } else {
                     timed.two = timed.two.min(time(kernel, Messages::Full(2), 1));
+                    timed.two_blocks = timed.two_blocks.min(time(kernel, Messages::Full(1), 2));
                     timed.lone = timed.lone.min(time(kernel, Messages::Lone, 1));
                     timed.uneven = timed.uneven.min(time(kernel, Messages::Uneven, 1));
                     timed.refills = timed.refills.min(time(kernel, Messages::Refills, 1));
@@ -362,10 +363,12 @@ mod measure {
     }
 
     /// A kernel's timings, in nanoseconds: the fastest run of each shape, `one`, a
-    /// lane-full (one call, one step); `two`, two lane-fulls (two calls, two steps); `lone`,
-    /// one message alone and `uneven`, a lane-full of different lengths (one call, one step,
-    /// each message padded for its own length); `nine`, a lane-full of nine-block messages (two
-    /// calls, nine steps). `lone` and `uneven` are measured on lane kernels only; on the
+    /// lane-full (one group, one call, one step); `two`, two lane-fulls (two groups, two
+    /// calls, two steps); `two_blocks`, a lane-full of two-block messages (one group, two
+    /// calls, two steps); `lone`, one message alone and `uneven`, a lane-full of different
+    /// lengths (one call, one step, each message padded for its own length); `nine`, a
+    /// lane-full of nine-block messages (one group, two calls, nine steps). `two_blocks`,
+    /// `lone` and `uneven` are measured on lane kernels only; on the
     /// single-message kernel (a lane-full is one message) `two` is one two-block message (two
     /// calls, two steps), which tells its part per message from its part per call, and
     /// `padded` (where it has an entry for one-block messages) the time per such message; on
@@ -375,6 +378,7 @@ mod measure {
     struct Timings {
         one: f32,
         two: f32,
+        two_blocks: f32,
         lone: f32,
         uneven: f32,
         nine: f32,
@@ -388,6 +392,7 @@ mod measure {
         const NONE: Self = Self {
             one: f32::MAX,
             two: f32::MAX,
+            two_blocks: f32::MAX,
             lone: f32::MAX,
             uneven: f32::MAX,
             nine: f32::MAX,
@@ -411,6 +416,7 @@ mod measure {
             let Self {
                 one,
                 two,
+                two_blocks,
                 lone,
                 uneven,
                 nine,
@@ -428,17 +434,24 @@ mod measure {
             // runs alone would plan for a CPU that is never shared.
             let contended = (nine_runs.typical(nine) - nine).max(0.0) / 9.0;
             let cost = if let Some(lanes) = lanes {
-                // With L lanes, m per message of a group and r per message alone in a slot:
-                // one = s + c + p + Lm, two = s + 2c + 2p + 2Lm, lone = s + c + p + r,
-                // uneven = s + c + p + Lr, nine = s + 2c + 9p + Lm.
+                // With L lanes, g per group, m per message of a group and r per message of
+                // its own length beside others: one = s + g + c + p + Lm,
+                // two = s + 2g + 2c + 2p + 2Lm, lone = s + g + c + p + r,
+                // uneven = s + g + c + p + Lr, two_blocks = s + g + 2c + 2p + Lm,
+                // nine = s + g + 2c + 9p + Lm. Without `two_blocks` (one group, two calls) a
+                // group's part is inseparable from a call's, and a group of messages with a
+                // tail (two calls) was charged it twice: 64 x 300 B SHA-256 on `shani-x4`
+                // predicted 6.7 us, run in 5.7 (AMD Zen 4), and planned on `avx512-x32`.
                 let full = lanes as f32;
                 let ragged = ((uneven - lone) / (full - 1.0)).max(0.0);
                 let message = ((one - lone + ragged) / full).max(0.0);
-                let step = (nine - two + full * message) / 7.0;
-                let call = (two - one - step - full * message).max(0.0);
-                let setup = (one - call - step - full * message).max(0.0);
+                let step = (nine - two_blocks) / 7.0;
+                let call = (two_blocks - one - step).max(0.0);
+                let group = (two - one - call - step - full * message).max(0.0);
+                let setup = (one - group - call - step - full * message).max(0.0);
                 // The two checks below against the fastest runs, so without the contention.
                 let cost = Cost::new(setup, call, step)
+                    .per_group(group)
                     .per_message(message)
                     .per_ragged_message(ragged);
                 // Lanes refilled as messages of 1-3 blocks end: what the model leaves
@@ -466,6 +479,7 @@ mod measure {
                 let one_block = ((padded - nodes_one) / ((groups - 1.0) * full)).max(0.0);
                 let one_block_setup = (nodes_one - full * one_block).max(0.0);
                 Cost::new(setup, call, step + contended)
+                    .per_group(group)
                     .per_message(message)
                     .per_ragged_message(ragged)
                     .per_refill(refill)
@@ -655,17 +669,23 @@ mod measure {
     mod tests {
         use super::*;
 
-        /// The times the five shapes take under `cost` on `lanes` lanes (equal lengths in
-        /// groups of a lane-full; a lone message and uneven lengths each in a slot).
+        /// The times the shapes take under `cost` on `lanes` lanes (equal lengths in groups of
+        /// a lane-full; a lone message and uneven lengths each in a group of their own, at
+        /// the part per message of their own lengths).
         fn times(cost: Cost, lanes: usize) -> Timings {
-            // On one lane (the single-message kernel) `two` is one two-block message.
-            let two_messages = if lanes == 1 { 1 } else { 2 * lanes };
+            // On one lane (the single-message kernel) `two` is one two-block message, and
+            // there are no groups.
+            let (two_messages, two_groups) = if lanes == 1 { (1, 1) } else { (2 * lanes, 2) };
             Timings {
-                one: cost.time(1, 1, lanes, 0),
-                two: cost.time(2, 2, two_messages, 0),
-                lone: cost.time(1, 1, 0, 1),
-                uneven: cost.time(1, 1, 0, lanes),
-                nine: cost.time(2, 9, lanes, 0),
+                one: cost.grouped_time(1, 1, 1, lanes, 0),
+                two: cost.grouped_time(two_groups, 2, 2, two_messages, 0),
+                two_blocks: match lanes {
+                    1 => f32::MAX,
+                    _ => cost.grouped_time(1, 2, 2, lanes, 0),
+                },
+                lone: cost.grouped_time(1, 1, 1, 0, 1),
+                uneven: cost.grouped_time(1, 1, 1, 0, lanes),
+                nine: cost.grouped_time(1, 2, 9, lanes, 0),
                 nine_runs: Runs::NONE,
                 // What the model predicts for the refilling shape (the single-message kernel
                 // runs none).
@@ -699,6 +719,7 @@ mod measure {
             let estimate = Cost::new(100.0, 100.0, 150.0);
             for lanes in [2, 4, 8, 16] {
                 let cost = Cost::new(146.0, 9.0, 182.0)
+                    .per_group(33.0)
                     .per_message(12.0)
                     .per_ragged_message(25.0)
                     .per_refill(30.0)
@@ -707,6 +728,7 @@ mod measure {
                 let fitted = times(cost, lanes).fit(estimate, Some(lanes), 64, 8);
                 for (part, got, want) in [
                     ("set-up", fitted.setup, cost.setup),
+                    ("group", fitted.group, cost.group),
                     ("call", fitted.call, cost.call),
                     ("step", fitted.step, cost.step),
                     ("message", fitted.message, cost.message),
@@ -791,10 +813,10 @@ mod measure {
             let far = Cost::new(0.0, 0.0, 150.0 * 9.0);
             assert_eq!(times(far, 4).fit(estimate, Some(4), 64, 8), estimate);
             // Runs so disturbed that the step comes out negative (nine-block messages timed
-            // faster than two one-block lane-fulls): the estimate, and no panic on the way.
+            // faster than two-block ones): the estimate, and no panic on the way.
             for lanes in [2, 4, 8, 16] {
                 let mut disturbed = times(estimate, lanes);
-                disturbed.two = disturbed.nine * 3.0;
+                disturbed.two_blocks = disturbed.nine * 3.0;
                 assert_eq!(disturbed.fit(estimate, Some(lanes), 64, 8), estimate);
             }
         }

@@ -9,8 +9,8 @@
 //!   no more than their blocks.
 //! * Messages are taken longest first within windows of [`WINDOW`] (the last window ends at
 //!   the batch's end), so the lanes run similar lengths side by side and the batch ends with
-//!   short messages. A window whose messages are already in that order (equal lengths) is not
-//!   sorted.
+//!   short messages. A window whose messages are already in that order is not sorted; one of
+//!   equal lengths runs on over the next windows of its length, as one.
 //! * Each stage of the plan takes the next messages in that order and runs them to the end:
 //!   on a lane kernel, or one by one through the single-message kernel.
 //! * Equal lengths (the common batch: 32-byte keys, 64-byte Merkle nodes, fixed-size chunks)
@@ -630,7 +630,8 @@ where
     busy: u32,
     /// Bit `i`: slot `i`'s state or tail was written (what the wipe covers).
     touched: u32,
-    /// The current window: its first index, its length, how many were taken.
+    /// The current window: its first index, its length, how many were taken (windows of one
+    /// length run on as one: see [`Self::refill`]).
     window_start: usize,
     window_len: usize,
     window_taken: usize,
@@ -700,7 +701,7 @@ where
         if self.next == count {
             return false;
         }
-        let (start, end) = window_of(self.next, count);
+        let (start, mut end) = window_of(self.next, count);
         let messages = self.messages;
         let mut in_order = true;
         let (mut shortest, mut previous) = (usize::MAX, usize::MAX);
@@ -709,6 +710,20 @@ where
             in_order &= len <= previous;
             previous = len;
             shortest = shortest.min(len);
+        }
+        if in_order && messages.get(start).len() == shortest {
+            // Equal lengths need no order: the window runs on over the next windows of the
+            // same length, so that groups form across their bounds. Window by window, the
+            // messages a window left over ran in slots of their own with the next window's
+            // first: 300 x 32 B SHA-1 took 6.4 us on `avx512-x16` and 7.0 on `avx512-x32`,
+            // where 320 took 6.4 on both (AMD Zen 4).
+            while end < count {
+                let next_end = window_of(end, count).1;
+                if (end..next_end).any(|index| messages.get(index).len() != shortest) {
+                    break;
+                }
+                end = next_end;
+            }
         }
         self.window_reordered = !in_order;
         if !in_order {
@@ -1063,6 +1078,8 @@ where
         let block_len = <Block<H> as BlockBytes>::LEN;
         let rest = len % block_len;
         let constant = equal && rest == 0 && self.constant_pays(len, W);
+        #[cfg(test)]
+        tests::GROUPED.with(|n| n.set(n.get() + count));
         let LaneBuffers { states, tails } = &mut self.buffers;
         let states = &mut states[..W];
         for state in states.iter_mut() {
@@ -1482,6 +1499,8 @@ mod tests {
     std::thread_local! {
         /// Steps the counting kernels ran: blocks per lane, over every call.
         static STEPS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+        /// Messages this thread's batches ran in groups ([`Batch::run_group`]).
+        pub(super) static GROUPED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
     /// A lane kernel's entry that counts its blocks and computes nothing.
@@ -1521,6 +1540,26 @@ mod tests {
         STEPS.with(|steps| steps.set(0));
         batch.run_level(kernel);
         STEPS.with(|steps| steps.get())
+    }
+
+    /// The planner prices every message of an equal batch as one of a group (the last group
+    /// partly filled), whatever the count: groups form across the windows' bounds, where
+    /// the messages a window left over once ran in slots of their own, at up to twice a
+    /// group's cost per message.
+    #[test]
+    fn every_message_of_an_equal_batch_runs_in_a_group() {
+        for lanes in [2, 4, 8, 16, 32] {
+            for count in (1..=300).chain([1000, 1001]) {
+                for len in [0, 32, 100, 640] {
+                    GROUPED.with(|n| n.set(0));
+                    let steps = steps_on_lanes::<Sha256>(&std::vec![len; count], lanes);
+                    let grouped = GROUPED.with(core::cell::Cell::get);
+                    assert_eq!(grouped, count, "{count} x {len} B on {lanes} lanes");
+                    let blocks = message_blocks(len, 64, 8).0;
+                    assert_eq!(steps, count.div_ceil(lanes) * blocks, "{count} x {len} B");
+                }
+            }
+        }
     }
 
     #[test]

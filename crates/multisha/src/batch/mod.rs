@@ -227,9 +227,10 @@ where
         return to.one_by_one(None);
     }
     let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
-    // The fewest messages on costs already worked out: their blocks alone (a shift and an add
-    // a message) settle the commonest answer, one by one, before the totals the planner needs
-    // are counted (that pass was half of what 2 x 32 B added to a loop of one-shot calls).
+    // The fewest messages on costs already worked out: their blocks (a shift and an add a
+    // message), and for differing lengths the longest's, settle the commonest answer, one by
+    // one, before the totals the planner needs are counted (that pass was half of what 2 x
+    // 32 B added to a loop of one-shot calls).
     if count <= FEWEST {
         let published = match dispatch::costs::<A>().get_ref() {
             Some((costs, measured)) => Some((costs, *measured)),
@@ -238,12 +239,24 @@ where
                 .map(|costs| (costs, false)),
         };
         if let Some((costs, measured)) = published {
-            let blocks = (0..count).fold(0usize, |sum, i| {
-                sum.saturating_add(message_blocks(lens(i), block_len, length_bytes).0)
-            });
+            let first = lens(0);
+            let (mut blocks, mut segments, mut equal) = (0usize, 0usize, true);
+            let (mut longest, mut shortest) = (0, usize::MAX);
+            for i in 0..count {
+                let len = lens(i);
+                let (b, s) = message_blocks(len, block_len, length_bytes);
+                blocks = blocks.saturating_add(b);
+                segments += s;
+                (longest, shortest) = (longest.max(b), shortest.min(b));
+                equal &= len == first;
+            }
             // (Messages of one block each as well, which past three are planned: two or three
             // SHA-1 nodes planned onto the lanes took 1.08-1.11 times a loop of one-shot calls.)
-            if costs.few_blocks_in(count, blocks) {
+            // Differing lengths are planned by the estimate, whose answer the longest's blocks
+            // settle most often.
+            if costs.few_blocks_in(count, blocks)
+                || !equal && costs.few_ragged_one_by_one(count, blocks, segments, longest, shortest)
+            {
                 return to.one_by_one(Some((costs, measured)));
             }
         }
@@ -287,13 +300,20 @@ where
         None
     };
     // An equal shape remembered as one by one, and a small ragged batch that its estimate
-    // puts one by one, go straight there: planning the latter through `plan_and_send` cost
-    // it 5-8% (6 SHA-1 messages of 0-200 bytes). Both count towards measuring, as every batch
-    // planned on the estimates does: estimates that put a process's every batch one by one
-    // are what measuring may correct (two SHA-256 SHA-NI lanes here).
+    // puts one by one (the estimate's answer, without making its plans), go straight there:
+    // planning the latter through `plan_and_send` cost it 5-8% (6 SHA-1 messages of 0-200
+    // bytes). Both count towards measuring, as every batch planned on the estimates does:
+    // estimates that put a process's every batch one by one are what measuring may correct
+    // (two SHA-256 SHA-NI lanes here).
     if known.is_some_and(Remembered::one_by_one)
         || !shape.equal
-            && multisha_plan::unsearched(costs, &shape).is_some_and(|plan| plan.is_one_by_one())
+            && costs.few_ragged_one_by_one(
+                shape.count,
+                shape.blocks,
+                shape.segments,
+                shape.longest,
+                shape.shortest,
+            )
     {
         if T::ACTS && !measured && calibrate::pending::<A>() {
             // Measured now if due: the next batches plan on the measured costs.

@@ -15,7 +15,7 @@ pub struct KernelCost {
     pub variant: &'static Variant,
     /// How many messages it runs at once.
     pub lanes: usize,
-    /// Nanoseconds per use, call, step and message.
+    /// Nanoseconds per use, group, call, step and message.
     pub cost: Cost,
 }
 
@@ -34,9 +34,9 @@ impl fmt::Display for KernelCost {
 }
 
 /// The costs an algorithm's batch planner uses now: measured on this CPU (once the process's
-/// batch work pays for measuring, or on request by [`calibrate`](crate::engine::calibrate)), or the kernels' declared
-/// estimates (before that, while another thread measures, with `MULTISHA_CALIBRATE=0`, or
-/// without the `std` feature).
+/// batch work pays for measuring, or on request by [`calibrate`](crate::engine::calibrate)),
+/// or the kernels' declared estimates (before that, while another thread measures, with
+/// `MULTISHA_CALIBRATE=0`, or without the `std` feature).
 #[derive(Debug, Clone, Copy)]
 pub struct BatchCosts {
     /// The algorithm.
