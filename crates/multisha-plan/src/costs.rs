@@ -101,53 +101,30 @@ impl Costs {
         blocks <= self.one_by_one_blocks[count.min(MAX_LANES)]
     }
 
-    /// Whether a batch of `count` messages of differing lengths goes one by one where its
-    /// plan is the [`estimate`](crate::estimate), a batch too small for the search to pay
-    /// ([`unsearched`](crate::unsearched); `false` where it pays): the estimate's answer,
-    /// from the totals it reads (`blocks` and `segments` in all, the `longest`'s and the
-    /// `shortest`'s blocks, padding included), without making a plan: a few multiplies a lane
-    /// kernel. Where [`few_blocks_in`](Self::few_blocks_in) counts every block as one a lane
+    /// Whether a batch of `shape`, its messages of differing lengths, goes one by one where
+    /// its plan is the [`estimate`](crate::estimate), a batch too small for the search to pay
+    /// ([`unsearched`](crate::unsearched)): the estimate's answer from the same totals, without
+    /// making a plan, a few multiplies a lane kernel; `false` for an equal batch and where the
+    /// search pays. Where [`few_blocks`](Self::few_blocks) counts every block as one a lane
     /// kernel could save, a few messages take at least the longest's steps: 3 SHA-1 messages
     /// of 1, 139 and 170 bytes took 30 ns of their 250 to be planned one by one through the
     /// estimate and its plans.
     #[inline]
-    pub fn few_ragged_one_by_one(
-        &self,
-        count: usize,
-        blocks: usize,
-        segments: usize,
-        longest: usize,
-        shortest: usize,
-    ) -> bool {
-        // Signed conversions, one instruction each (an unsigned one branches on the top bit);
-        // the clamp is far above any batch the estimate plans.
-        let float = |n: usize| n.min(1 << 40) as i64 as f32;
-        let n = float(count);
-        let single = self.single;
-        let one_by_one = single.setup
-            + single.call * float(segments)
-            + single.step * float(blocks)
-            + single.message * n;
-        if crate::search::search_ns_of(count) <= crate::PLANNING_SHARE * one_by_one {
+    pub fn few_ragged_one_by_one(&self, shape: &Shape) -> bool {
+        if shape.equal {
+            return false;
+        }
+        let one_by_one = self
+            .single
+            .time(shape.segments, shape.blocks, shape.count, 0);
+        if crate::search::search_ns_of(shape.count) <= crate::PLANNING_SHARE * one_by_one {
             // The search pays: the plan is its, which may split the batch.
             return false;
         }
         let bar = crate::LANES_MARGIN * one_by_one;
-        self.lane_kernels().iter().all(|&(width, cost)| {
-            // As the estimate counts them (`Cost::refilled_time`).
-            let steps = if count <= width {
-                longest
-            } else {
-                crate::search::ragged_bound(blocks, shortest, longest, width)
-            };
-            // (In its order of operations: the same rounding.)
-            cost.setup
-                + cost.call * float(segments.min(steps))
-                + cost.step * float(steps)
-                + cost.ragged * n
-                + cost.refill * n
-                > bar
-        })
+        self.lane_kernels()
+            .iter()
+            .all(|&(width, cost)| crate::search::estimated_on_lanes(shape, width, cost) > bar)
     }
 
     /// Adds a lane kernel of `lanes` lanes (a power of two, 2 or more), returning its index.

@@ -219,7 +219,7 @@ pub fn all_on_lanes_time(
 /// see every message: an even share of all but the last, plus the last's blocks as the lanes
 /// drain (longest-first list scheduling), never fewer than the longest's.
 #[inline]
-pub(crate) fn ragged_bound(blocks: usize, last: usize, longest: usize, lanes: usize) -> usize {
+fn ragged_bound(blocks: usize, last: usize, longest: usize, lanes: usize) -> usize {
     per_lane(blocks - last, lanes)
         .saturating_add(last)
         .max(longest)
@@ -397,31 +397,37 @@ pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
         count,
         blocks,
         segments,
-        longest,
-        shortest,
         ..
     } = *shape;
-    let one_by_one = costs.single_cost().time(segments, blocks, count, 0);
-    // The best lane kernel's index and time, the plan made once at the end (a plan made per
-    // better candidate took a third of the estimate's time).
-    let (mut best, mut best_time) = (usize::MAX, f32::INFINITY);
+    let one_by_one = Plan::all_on(
+        Runner::OneByOne,
+        count,
+        costs.single_cost().time(segments, blocks, count, 0),
+    );
+    let mut best = one_by_one;
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
-        // All at once (the longest's steps) where the lanes hold them all, else bounded as
-        // `lanes_time` bounds ragged messages it does not see.
-        let steps = if count <= width {
-            longest
-        } else {
-            ragged_bound(blocks, shortest, longest, width)
-        };
-        let whole = cost.refilled_time(segments.min(steps), steps, count);
-        if whole < best_time {
-            (best, best_time) = (k, whole);
+        let whole = estimated_on_lanes(shape, width, cost);
+        if whole < best.predicted {
+            best = Plan::all_on(Runner::Lanes(k), count, whole);
         }
     }
-    if best_time > LANES_MARGIN * one_by_one {
-        return Plan::all_on(Runner::OneByOne, count, one_by_one);
+    if best.predicted > LANES_MARGIN * one_by_one.predicted {
+        return one_by_one;
     }
-    Plan::all_on(Runner::Lanes(best), count, best_time)
+    best
+}
+
+/// The [`estimate`] of a ragged batch of `shape` all on a lane kernel of `width` lanes and
+/// `cost`: all at once (the longest's steps) where the lanes hold them all, else bounded as
+/// `lanes_time` bounds ragged messages it does not see.
+#[inline(always)]
+pub(crate) fn estimated_on_lanes(shape: &Shape, width: usize, cost: Cost) -> f32 {
+    let steps = if shape.count <= width {
+        shape.longest
+    } else {
+        ragged_bound(shape.blocks, shape.shortest, shape.longest, width)
+    };
+    cost.refilled_time(shape.segments.min(steps), steps, shape.count)
 }
 
 /// The plan of least predicted time for the batch `shape` with its last messages `tail`
@@ -1005,13 +1011,7 @@ mod tests {
                 let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
                 lens[count - 1] = lens[0] + 1;
                 let (shape, _) = shape(&lens);
-                let answer = costs.few_ragged_one_by_one(
-                    count,
-                    shape.blocks,
-                    shape.segments,
-                    shape.longest,
-                    shape.shortest,
-                );
+                let answer = costs.few_ragged_one_by_one(&shape);
                 match unsearched(&costs, &shape) {
                     Some(plan) => {
                         assert_eq!(answer, plan.is_one_by_one(), "{lens:?}: {plan} ({costs:?})");

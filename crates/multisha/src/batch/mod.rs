@@ -227,10 +227,10 @@ where
         return to.one_by_one(None);
     }
     let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
-    // The fewest messages on costs already worked out: their blocks (a shift and an add a
-    // message), and for differing lengths the longest's, settle the commonest answer, one by
-    // one, before the totals the planner needs are counted (that pass was half of what 2 x
-    // 32 B added to a loop of one-shot calls).
+    // The fewest messages on costs already worked out: their blocks alone (a shift and an add
+    // a message) settle the commonest answer, one by one, before the totals the planner needs
+    // are counted (that pass was half of what 2 x 32 B added to a loop of one-shot calls).
+    let mut read = None;
     if count <= FEWEST {
         let published = match dispatch::costs::<A>().get_ref() {
             Some((costs, measured)) => Some((costs, *measured)),
@@ -239,31 +239,27 @@ where
                 .map(|costs| (costs, false)),
         };
         if let Some((costs, measured)) = published {
-            let first = lens(0);
-            let (mut blocks, mut segments, mut equal) = (0usize, 0usize, true);
-            let (mut longest, mut shortest) = (0, usize::MAX);
-            for i in 0..count {
-                let len = lens(i);
-                let (b, s) = message_blocks(len, block_len, length_bytes);
-                blocks = blocks.saturating_add(b);
-                segments += s;
-                (longest, shortest) = (longest.max(b), shortest.min(b));
-                equal &= len == first;
-            }
+            let blocks = (0..count).fold(0usize, |sum, i| {
+                sum.saturating_add(message_blocks(lens(i), block_len, length_bytes).0)
+            });
             // (Messages of one block each as well, which past three are planned: two or three
             // SHA-1 nodes planned onto the lanes took 1.08-1.11 times a loop of one-shot calls.)
-            // Differing lengths are planned by the estimate, whose answer the longest's blocks
-            // settle most often.
-            if costs.few_blocks_in(count, blocks)
-                || !equal && costs.few_ragged_one_by_one(count, blocks, segments, longest, shortest)
-            {
+            if costs.few_blocks_in(count, blocks) {
                 return to.one_by_one(Some((costs, measured)));
             }
+            // Differing lengths: the estimate's answer, from the totals read once for what
+            // follows too (read at first, they made 2 x 32 B 6% slower).
+            let shape = Shape::new(count, lens, block_len, length_bytes);
+            if costs.few_ragged_one_by_one(&shape) {
+                return to.one_by_one(Some((costs, measured)));
+            }
+            read = Some(shape);
         }
     }
-    let shape = match count {
-        ..=READ_AT_ONCE => Shape::new(count, lens, block_len, length_bytes),
-        _ => match equal_len() {
+    let shape = match (read, count) {
+        (Some(shape), _) => shape,
+        (None, ..=READ_AT_ONCE) => Shape::new(count, lens, block_len, length_bytes),
+        (None, _) => match equal_len() {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
         },
@@ -305,16 +301,7 @@ where
     // bytes). Both count towards measuring, as every batch planned on the estimates does:
     // estimates that put a process's every batch one by one are what measuring may correct
     // (two SHA-256 SHA-NI lanes here).
-    if known.is_some_and(Remembered::one_by_one)
-        || !shape.equal
-            && costs.few_ragged_one_by_one(
-                shape.count,
-                shape.blocks,
-                shape.segments,
-                shape.longest,
-                shape.shortest,
-            )
-    {
+    if known.is_some_and(Remembered::one_by_one) || costs.few_ragged_one_by_one(&shape) {
         if T::ACTS && !measured && calibrate::pending::<A>() {
             // Measured now if due: the next batches plan on the measured costs.
             let _ = count_towards_measuring::<A>(costs, &shape);
