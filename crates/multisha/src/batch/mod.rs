@@ -230,7 +230,6 @@ where
     // The fewest messages on costs already worked out: their blocks alone (a shift and an add
     // a message) settle the commonest answer, one by one, before the totals the planner needs
     // are counted (that pass was half of what 2 x 32 B added to a loop of one-shot calls).
-    let mut read = None;
     if count <= FEWEST {
         let published = match dispatch::costs::<A>().get_ref() {
             Some((costs, measured)) => Some((costs, *measured)),
@@ -247,23 +246,11 @@ where
             if costs.few_blocks_in(count, blocks) {
                 return to.one_by_one(Some((costs, measured)));
             }
-            // Differing lengths: the estimate's answer, from the totals read once for what
-            // follows too (read at first, they made 2 x 32 B 6% slower).
-            let shape = Shape::new(count, lens, block_len, length_bytes);
-            if costs.few_ragged_one_by_one(&shape) {
-                if T::ACTS && !measured && calibrate::pending::<A>() {
-                    // Counted towards measuring, as below.
-                    let _ = count_towards_measuring::<A>(costs, &shape);
-                }
-                return to.one_by_one(Some((costs, measured)));
-            }
-            read = Some(shape);
         }
     }
-    let shape = match (read, count) {
-        (Some(shape), _) => shape,
-        (None, ..=READ_AT_ONCE) => Shape::new(count, lens, block_len, length_bytes),
-        (None, _) => match equal_len() {
+    let shape = match count {
+        ..=READ_AT_ONCE => Shape::new(count, lens, block_len, length_bytes),
+        _ => match equal_len() {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
         },
