@@ -711,7 +711,8 @@ where
             previous = len;
             shortest = shortest.min(len);
         }
-        if in_order && messages.get(start).len() == shortest {
+        self.window_equal = in_order && messages.get(start).len() == shortest;
+        if self.window_equal {
             // Equal lengths need no order: the window runs on over the next windows of the
             // same length, so that groups form across their bounds. Window by window, the
             // messages a window left over ran in slots of their own with the next window's
@@ -740,7 +741,6 @@ where
                 *slot = start + window_offset(*key);
             }
         }
-        self.window_equal = in_order && messages.get(start).len() == shortest;
         (self.window_start, self.window_len, self.window_taken) = (start, end - start, 0);
         self.next = end;
         true
