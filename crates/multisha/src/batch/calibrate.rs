@@ -1,46 +1,50 @@
-//! The planner's costs measured on the running CPU, once per process and compression function, the
-//! way Linux times its RAID-6 routines at boot and FFTW's planner measures in its MEASURE mode; but
-//! only once the process's batch work makes the measurement cheap beside it. Until then (and with
-//! measuring off) the kernels' declared estimates plan every batch: measuring takes up to 2 ms,
-//! which a process's first batch of a few short messages (under a microsecond of hashing) would
-//! otherwise pay. Each batch planned on the estimates counts its predicted time one by one
-//! ([`account`]); when the count, this batch's included, reaches [`WORK_PER_MEASUREMENT`] times the
-//! budget (100 ms), the batch's caller measures, before its batch is planned again with the
-//! measured costs. [`measure_now`] measures on request (`engine::calibrate`). Before that, the
-//! estimates themselves are worked out only once the batch work reaches [`ESTIMATES_FOR_WORK_NS`]
-//! (or one batch [`ESTIMATES_FOR_BATCH_NS`]): until then batches go one by one ([`estimates_for`]).
+//! The planner's costs measured on the running CPU, once per process and compression function,
+//! the way Linux times its RAID-6 routines at boot and FFTW's planner measures in its MEASURE
+//! mode; but only once the process's batch work makes the measurement cheap beside it. Until
+//! then (and with measuring off) the kernels' declared estimates plan every batch: measuring
+//! takes up to 2 ms, which a process's first batch of a few short messages (under a
+//! microsecond of hashing) would otherwise pay. Each batch planned on the estimates counts its
+//! predicted time one by one ([`account`]); when the count, this batch's included, reaches
+//! [`WORK_PER_MEASUREMENT`] times the budget (100 ms), the batch's caller measures, before its
+//! batch is planned again with the measured costs. [`measure_now`] measures on request
+//! (`engine::calibrate`). Before that, the estimates themselves are worked out only once the
+//! batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]):
+//! until then batches go one by one ([`estimates_for`]).
 //!
-//! Each kernel runs small batches through the executor itself (so the costs include what the
-//! executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of one-block messages
-//! (one group: one call of one step), twice as many (two groups), one such message alone and a
-//! lane-full of one-block messages of different lengths (each padded for its own length: the
-//! executor runs messages of one block shape side by side, so this is what a ragged message costs
-//! beside others of its shape), and a lane-full of two-block and one of nine-block ones (one group
-//! of two calls each: whole blocks, then the tail), each repeated and the fastest run kept, the
-//! shapes and the kernels interleaved. Six equations give the set-up, the cost per group, per call,
-//! per step, per message of a full group and per message of its own length beside others. Two more
-//! shapes check the model where the executor does more than those show: two lane-fulls of 1, 2 and
-//! 3 blocks in turn, all lengths different, refill the lanes as messages end (what the model leaves
-//! unexplained there is a part per message of a batch of differing lengths, `refill`), and one and
-//! four lane-fulls of messages exactly a block long (64-byte Merkle nodes), which the executor runs
-//! in groups of their own, their padding block through the kernel's constant entry, give that
-//! path's set-up and time per message. The single-message kernel has no set-up and one part per
-//! message: a one-block message, a two-block one (two calls: the whole block, then the padding) and
-//! a nine-block one give its call, step and message; where it has an entry for one-block messages,
-//! eight of them (in pairs) its time per such message. Each step's cost then adds a ninth of the
-//! nine-block runs' mean excess over their fastest (runs over twice it left out as interrupted): a
-//! neighbour on the same core slows lanes bound by a unit's throughput more than a kernel bound by
-//! its latency, and the fastest runs alone would favour the lanes. A fit far from the kernel's
-//! declared estimate (a preempted run, a clock gone wrong) keeps the estimate. Each kernel runs
-//! once untimed before its shapes in every round (a lane-full of one-block messages, the first
-//! shape timed), so none is timed cold after another kernel; a first round warms up and is not
-//! kept; the rounds stop before `BUDGET` (2 ms: no round starts that would end past it), and after
-//! 25; a slower machine still measures 3. The clock's own time (tens of nanoseconds a reading on a
-//! virtual machine) is subtracted from every run.
+//! Each kernel runs small batches through the executor itself (so the costs include what
+//! the executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of
+//! one-block messages (one group: one call of one step), twice as many (two groups), one
+//! such message alone and a lane-full of one-block messages of different lengths (each
+//! padded for its own length: the executor runs messages of one block shape side by side,
+//! so this is what a ragged message costs beside others of its shape), and a lane-full of
+//! two-block and one of nine-block ones (one group of two calls each: whole blocks, then
+//! the tail), each repeated and the fastest run kept, the shapes and the kernels
+//! interleaved. Six equations give the set-up, the cost per group, per call, per step, per
+//! message of a full group and per message of its own length beside others. Two more shapes
+//! check the model where the executor does more than those show: two lane-fulls of 1, 2 and
+//! 3 blocks in turn, all lengths different, refill the lanes as messages end (what the
+//! model leaves unexplained there is a part per message of a batch of differing lengths,
+//! `refill`), and one and four lane-fulls of messages exactly a block long (64-byte Merkle
+//! nodes), which the executor runs in groups of their own, their padding block through the
+//! kernel's constant entry, give that path's set-up and time per message. The
+//! single-message kernel has no set-up and one part per message: a one-block message, a
+//! two-block one (two calls: the whole block, then the padding) and a nine-block one give
+//! its call, step and message; where it has an entry for one-block messages, eight of them
+//! (in pairs) its time per such message. Each step's cost then adds a ninth of the
+//! nine-block runs' mean excess over their fastest (runs over twice it left out as
+//! interrupted): a neighbour on the same core slows lanes bound by a unit's throughput more
+//! than a kernel bound by its latency, and the fastest runs alone would favour the lanes. A
+//! fit far from the kernel's declared estimate (a preempted run, a clock gone wrong) keeps
+//! the estimate. Each kernel runs once untimed before its shapes in every round (a
+//! lane-full of one-block messages, the first shape timed), so none is timed cold after
+//! another kernel; a first round warms up and is not kept; the rounds stop before `BUDGET`
+//! (2 ms: no round starts that would end past it), and after 25; a slower machine still
+//! measures 3. The clock's own time (tens of nanoseconds a reading on a virtual machine) is
+//! subtracted from every run.
 //!
-//! One thread measures; others calling meanwhile plan with the estimates and never wait (the slot's
-//! once-published cells). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns measuring off
-//! (reproducible plans), and so does a build without the `std` feature (no clock).
+//! One thread measures; others calling meanwhile plan with the estimates and never wait
+//! (the slot's once-published cells). `MULTISHA_CALIBRATE=0` (or `off`, `false`, `no`) turns
+//! measuring off (reproducible plans), and so does a build without the `std` feature (no clock).
 
 use crate::dispatch;
 #[cfg(feature = "std")]
