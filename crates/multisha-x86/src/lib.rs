@@ -16,6 +16,9 @@
 extern crate std;
 
 #[cfg(target_arch = "x86_64")]
+#[macro_use]
+mod sha256_shani_expand;
+#[cfg(target_arch = "x86_64")]
 mod avx2_lanes;
 #[cfg(target_arch = "x86_64")]
 mod avx512_groups;
@@ -43,6 +46,8 @@ pub mod sha256_avx512_x16;
 pub mod sha256_avx512_x32;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani;
+#[cfg(target_arch = "x86_64")]
+mod sha256_shani_nodes;
 #[cfg(target_arch = "x86_64")]
 pub mod sha256_shani_x2;
 #[cfg(target_arch = "x86_64")]

@@ -166,25 +166,6 @@ macro_rules! rounds_lane {
     };
 }
 
-/// `w[4g+16..4g+20]` of lane `$l` into slot `4(g+4) + l` and `$last`:
-/// `sha256msg2(sha256msg1(w[4g..], w[4g+4..]) + alignr(w[4g+12..], w[4g+8..]), w[4g+12..])`,
-/// the older vectors read from the workspace, the newest (`$last`) from its register.
-#[rustfmt::skip]
-macro_rules! expand_lane {
-    ($g:literal, $l:literal, $last:literal) => {
-        concat!(
-            "movdqa xmm1, xmmword ptr [{ws} + 16*(4*", $g, "+", $l, ")]\n",
-            "sha256msg1 xmm1, xmmword ptr [{ws} + 16*(4*", $g, "+4+", $l, ")]\n",
-            "movdqa xmm2, ", $last, "\n",
-            "palignr xmm2, xmmword ptr [{ws} + 16*(4*", $g, "+8+", $l, ")], 4\n",
-            "paddd xmm1, xmm2\n",
-            "sha256msg2 xmm1, ", $last, "\n",
-            "movdqa ", $last, ", xmm1\n",
-            "movdqa xmmword ptr [{ws} + 16*(4*", $g, "+16+", $l, ")], xmm1\n",
-        )
-    };
-}
-
 /// Rounds `4g..4g+4` of the four lanes, then (`expand`) their words sixteen later.
 #[rustfmt::skip]
 macro_rules! group {
@@ -202,10 +183,10 @@ macro_rules! group {
             rounds_lane!($g, 1, "xmm10", "xmm11"),
             rounds_lane!($g, 2, "xmm12", "xmm13"),
             rounds_lane!($g, 3, "xmm14", "xmm15"),
-            expand_lane!($g, 0, "xmm4"),
-            expand_lane!($g, 1, "xmm5"),
-            expand_lane!($g, 2, "xmm6"),
-            expand_lane!($g, 3, "xmm7"),
+            expand_words!(4, $g, 0, "xmm4"),
+            expand_words!(4, $g, 1, "xmm5"),
+            expand_words!(4, $g, 2, "xmm6"),
+            expand_words!(4, $g, 3, "xmm7"),
         )
     };
 }

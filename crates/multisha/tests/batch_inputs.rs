@@ -81,3 +81,25 @@ fn generic_code_and_pinned_variants_take_them_too() {
     serial.hash_many(&messages, &mut digests);
     assert_eq!(digests, expected::<Sha256>(&messages));
 }
+
+#[test]
+fn merkle_nodes_of_every_count_up_to_three_runs() {
+    // One by one, runs of one-block messages go to the single-message kernel's entry 32 at a
+    // time (on SHA-NI: pairs below four, a pipeline from four on, an odd node last): every
+    // count to past two full runs, planned and one by one.
+    let nodes: Vec<[u8; 64]> = (0..70u8)
+        .map(|n| core::array::from_fn(|i| n.wrapping_mul(31) ^ i as u8))
+        .collect();
+    let serial = PinnedMany::<Sha256>::new("serial").expect("serial runs everywhere");
+    for count in 0..=nodes.len() {
+        let mut planned = vec![[0u8; 32]; count];
+        multisha::sha256_pairs(&nodes[..count], &mut planned);
+        let mut one_by_one = vec![[0u8; 32]; count];
+        serial.hash_many(&nodes[..count], &mut one_by_one);
+        for (i, node) in nodes[..count].iter().enumerate() {
+            let want = multisha::sha256(node);
+            assert_eq!(planned[i], want, "node {i} of {count}, planned");
+            assert_eq!(one_by_one[i], want, "node {i} of {count}, one by one");
+        }
+    }
+}

@@ -492,24 +492,36 @@ fn serial_in<H, M, D, S>(
             i += 1;
             continue;
         }
-        // Two one-block messages in a row (Merkle nodes) run side by side: the second's rounds
-        // fill the first's latency. Each digest goes straight into its slot (through digests
-        // of their own, copied out, 4 nodes took 4% longer). Runs of eight in one call were
-        // no faster than pairs.
-        let pair = i + 1 < range.end && messages.get(i + 1).len() == block_len;
+        // One-block messages in a row (Merkle nodes) go to the entry together, up to
+        // `ONE_BLOCK_RUN` at a time: its kernel runs several side by side, each one's rounds
+        // filling the others' latency. Each digest goes straight into its slot (through
+        // digests of their own, copied out, 4 nodes took 4% longer). The arrays of a call are
+        // of the run's size rounded up to a power of two: building 32 for 3 or 4 nodes took
+        // longer than hashing one.
+        let mut run = 1;
+        while run < ONE_BLOCK_RUN && i + run < range.end && messages.get(i + run).len() == block_len
+        {
+            run += 1;
+        }
         // SAFETY: the entry comes from the dispatcher with its kernel, which checks the CPU.
         i += unsafe {
-            if pair {
-                one_block_run::<H, M, D, 2>(entry, messages, i, digests)
-            } else {
-                one_block_run::<H, M, D, 1>(entry, messages, i, digests)
+            match run {
+                1 => one_block_run::<H, M, D, 1>(entry, messages, i, 1, digests),
+                2 => one_block_run::<H, M, D, 2>(entry, messages, i, 2, digests),
+                3..=4 => one_block_run::<H, M, D, 4>(entry, messages, i, run, digests),
+                5..=8 => one_block_run::<H, M, D, 8>(entry, messages, i, run, digests),
+                9..=16 => one_block_run::<H, M, D, 16>(entry, messages, i, run, digests),
+                _ => one_block_run::<H, M, D, ONE_BLOCK_RUN>(entry, messages, i, run, digests),
             }
         };
     }
 }
 
-/// Messages `i..i + N`, each one block long, through the one-block entry `entry`, each digest
-/// into its slot; returns `N`.
+/// The most one-block messages [`serial_in`] passes to the one-block entry in one call.
+const ONE_BLOCK_RUN: usize = 32;
+
+/// Messages `i..i + count` (`count` at most `N`), each one block long, through the one-block
+/// entry `entry`, each digest into its slot; returns `count`.
 ///
 /// # Safety
 /// The CPU must run `entry`.
@@ -518,6 +530,7 @@ unsafe fn one_block_run<H, M, D, const N: usize>(
     entry: OneBlockFn<H::Compression>,
     messages: &M,
     i: usize,
+    count: usize,
     digests: &mut D,
 ) -> usize
 where
@@ -526,10 +539,11 @@ where
     D: Digests + ?Sized,
 {
     let blocks: [&Block<H>; N] =
-        core::array::from_fn(|k| &Block::<H>::split(messages.get(i + k)).0[0]);
+        core::array::from_fn(|k| &Block::<H>::split(messages.get(i + k.min(count - 1))).0[0]);
+    let mut slots = digests.slots::<N>(i, count);
     // SAFETY: forwarded from the caller.
-    unsafe { entry(H::IV, &blocks, &mut digests.slots::<N>(i)) };
-    N
+    unsafe { entry(H::IV, &blocks[..count], &mut slots[..count]) };
+    count
 }
 
 /// A message in progress, in one of a batch's slots: slot `i` owns state `i` and
@@ -1213,9 +1227,9 @@ pub(crate) trait Digests {
     fn count(&self) -> usize;
     /// The `i`-th digest's bytes.
     fn slot(&mut self, i: usize) -> &mut [u8];
-    /// The bytes of digests `i..i + N`, for a kernel that writes several at once (the
-    /// one-block entry's Merkle nodes).
-    fn slots<const N: usize>(&mut self, i: usize) -> [&mut [u8]; N];
+    /// The bytes of digests `i..i + count` (`count` at most `N`), then empty slices: for a
+    /// kernel that writes several at once (the one-block entry's Merkle nodes).
+    fn slots<const N: usize>(&mut self, i: usize, count: usize) -> [&mut [u8]; N];
 
     /// Copies `digest` into slot `i`. Callers pass each digest as a fixed-size array: written
     /// straight into the slot, whose length the compiler does not know, the words went one by
@@ -1233,9 +1247,9 @@ impl<D: AsMut<[u8]>> Digests for [D] {
     fn slot(&mut self, i: usize) -> &mut [u8] {
         self[i].as_mut()
     }
-    fn slots<const N: usize>(&mut self, i: usize) -> [&mut [u8]; N] {
-        let run: &mut [D; N] = (&mut self[i..i + N]).try_into().expect("a range of N");
-        run.each_mut().map(AsMut::as_mut)
+    fn slots<const N: usize>(&mut self, i: usize, count: usize) -> [&mut [u8]; N] {
+        let mut run = self[i..i + count].iter_mut();
+        core::array::from_fn(|_| run.next().map_or(&mut [][..], AsMut::as_mut))
     }
 }
 
@@ -1252,9 +1266,9 @@ impl Digests for Flat<'_> {
     fn slot(&mut self, i: usize) -> &mut [u8] {
         &mut self.bytes[i * self.len..(i + 1) * self.len]
     }
-    fn slots<const N: usize>(&mut self, i: usize) -> [&mut [u8]; N] {
-        let mut run = self.bytes[i * self.len..(i + N) * self.len].chunks_exact_mut(self.len);
-        core::array::from_fn(|_| run.next().expect("N digests"))
+    fn slots<const N: usize>(&mut self, i: usize, count: usize) -> [&mut [u8]; N] {
+        let mut run = self.bytes[i * self.len..(i + count) * self.len].chunks_exact_mut(self.len);
+        core::array::from_fn(|_| run.next().unwrap_or(&mut []))
     }
 }
 
@@ -1359,10 +1373,10 @@ mod tests {
             assert!(self.1 < 3, "a digest slot that fails mid-batch");
             &mut self.0[i]
         }
-        fn slots<const N: usize>(&mut self, i: usize) -> [&mut [u8]; N] {
-            self.1 += N;
+        fn slots<const N: usize>(&mut self, i: usize, count: usize) -> [&mut [u8]; N] {
+            self.1 += count;
             assert!(self.1 < 3, "a digest slot that fails mid-batch");
-            self.0[i..i + N].slots::<N>(0)
+            self.0[i..i + count].slots::<N>(0, count)
         }
     }
 
