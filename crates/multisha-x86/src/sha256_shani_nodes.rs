@@ -86,6 +86,7 @@ macro_rules! padding_states {
         )
     };
 }
+
 /// Stream `$s`'s first sixteen words from its block `{b$s}`, byte-swapped, into the buffer;
 /// the last four also into its newest-vector register `$n`.
 #[rustfmt::skip]

@@ -274,8 +274,8 @@ mod measure {
                     timed.two = timed.two.min(time(kernel, Messages::Full(1), 2));
                     if single.has_one_block() {
                         // Code no other shape runs: warmed up first, as the lanes' constant
-                        // entries are (measured cold, SHA-256 `shani`'s four-node groups took
-                        // 40-43 ns a node, planning 8 nodes onto `shani-x4` at 56 ns a node).
+                        // entries are (a cold run charges the fetch of its code, on SHA-256
+                        // `shani` a pipeline of its own, to every node).
                         one_block_messages::<H>(single, clock);
                         timed.padded = timed.padded.min(one_block_messages::<H>(single, clock));
                     }
