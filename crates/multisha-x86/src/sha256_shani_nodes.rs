@@ -214,10 +214,10 @@ pub(crate) fn hash_nodes(iv: (__m128i, __m128i), blocks: &[&[u8; 64]], digests: 
         let block0 = blocks[2 * k];
         let block1 = blocks.get(2 * k + 1).copied().unwrap_or(block0);
         let (p0a, p0c, p1a, p1c): (__m128i, __m128i, __m128i, __m128i);
-        // SAFETY: the CPU has SHA-NI and SSSE3 (this function's features). The blocks are 64
-        // bytes (unaligned loads); the constants, the buffer and the IV are aligned for the
-        // memory operands, and every offset stays inside them: the buffer's 576 bytes, the
-        // constants' 528, the IV's 32. No stack: the buffer is a local.
+        // Offsets: the buffer's 576 bytes, the constants' 528, the IV's 32; the buffer is a
+        // local, so the asm needs no stack.
+        // SAFETY: SHA-NI and SSSE3 (this function's features); 64-byte blocks (unaligned
+        // loads); aligned constants, buffer and IV for the memory operands, offsets inside.
         unsafe {
             core::arch::asm!(
                 "movdqa xmm8, xmmword ptr [{iv}]",
