@@ -61,6 +61,10 @@ pub struct SingleKernel<A: Compression> {
     /// Whole messages of exactly one block, if the kernel has an entry for them
     /// ([`OneBlockFn`]).
     pub one_block: Option<OneBlockFn<A>>,
+    /// Another shape of the `one_block` entry (the same function, its work laid out another
+    /// way) for CPUs where that one is faster: the batch calibration times both on the running
+    /// CPU and installs the faster; `one_block` until then.
+    pub one_block_alternative: Option<OneBlockFn<A>>,
 }
 
 impl<A: Compression> Clone for SingleKernel<A> {
@@ -259,7 +263,9 @@ impl<A: Compression> fmt::Debug for Declaration<A> {
 /// define a third, its [`LanesIterateFn`] (the PBKDF2 loop of one chain per lane).
 ///
 /// A single-message kernel may define an entry for messages of one block (a [`OneBlockFn`]),
-/// as the last field of the declaration (`one_block: fn name(...) {...}`), and, after its
+/// as the last field of the declaration (`one_block: fn name(...) {...}`), optionally
+/// followed by another shape of it (`one_block_alternative: fn name(...) {...}`, see
+/// [`SingleKernel::one_block_alternative`]), and, after its
 /// kernel, its own [`IterateFn`] (the PBKDF2 loop); both get the attributes. Without the
 /// latter the declaration gets the portable loop over the kernel
 /// ([`iterate_with`](crate::iterate_with)).
@@ -341,6 +347,11 @@ macro_rules! declare_variant {
                 one_block:
                 $(#[$one_meta:meta])*
                 $one_vis:vis fn $one_block:ident($($one_args:tt)*) $one_body:block $(,)?
+                $(
+                    one_block_alternative:
+                    $(#[$alt_meta:meta])*
+                    $alt_vis:vis fn $alt:ident($($alt_args:tt)*) $alt_body:block $(,)?
+                )?
             )?
         };
         $(#[$fn_meta:meta])*
@@ -363,6 +374,7 @@ macro_rules! declare_variant {
                 compress: $kernel,
                 iterate: $crate::__single_iterate!([$($feature),*] $alg, $kernel $(, $iterate)?),
                 one_block: $crate::__optional_entry!($($one_block)?),
+                one_block_alternative: $crate::__optional_entry!($($($alt)?)?),
             }),
         };
 
@@ -372,6 +384,10 @@ macro_rules! declare_variant {
         $crate::__kernel_fn! {
             [$($feature),*]
             $($(#[$one_meta])* $one_vis fn $one_block($($one_args)*) $one_body)?
+        }
+        $crate::__kernel_fn! {
+            [$($feature),*]
+            $($($(#[$alt_meta])* $alt_vis fn $alt($($alt_args)*) $alt_body)?)?
         }
         $crate::__kernel_fn! {
             [$($feature),*]

@@ -849,6 +849,10 @@ pub fn declaration_suite<A: Reference>(declaration: &Declaration<A>) -> Option<u
                 + kernel.one_block.map_or(0, |one_block| {
                     one_block_suite::<A>(&label, kernel.compress, one_block)
                 })
+                + kernel.one_block_alternative.map_or(0, |alternative| {
+                    let label = format!("{label} (one-block alternative)");
+                    one_block_suite::<A>(&label, kernel.compress, alternative)
+                })
         },
         // SAFETY: as above.
         Kernel::Lanes(kernel) => unsafe {

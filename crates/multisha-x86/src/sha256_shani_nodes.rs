@@ -27,8 +27,11 @@
 //!   feed-forward) in the buffer too, so that no state but the final ones (the digests)
 //!   reaches a Rust variable, which LLVM spills to the stack; the digests written in Rust.
 //!
-//! The first step's padding streams run on the IV and their result is dropped (their rounds
-//! fill slots the two message streams leave idle). An odd last node is paired with itself,
+//! The first step runs the message streams alone and the last the padding streams alone
+//! (padding streams run on the IV for nothing cost a quarter of a 4-node run on an Intel Xeon,
+//! where two streams already keep the SHA unit busy). There, pairs alone are faster still
+//! (53.6 ns a node against 56-58 at 4-8 nodes): `shani` declares both shapes, and the batch
+//! calibration installs the one it measures faster. An odd last node is paired with itself,
 //! and only its own digest written. The buffer is wiped before returning.
 
 use core::arch::x86_64::__m128i;
@@ -109,22 +112,24 @@ macro_rules! load_block {
     };
 }
 
-/// Group `$g` of four rounds of the four streams: the first two rounds of each, the schedule
-/// words sixteen later (`expand`, groups 0-11), the second two rounds of each.
+/// Group `$g` of four rounds of the message streams and, with `$pad` = `pad`, the padding
+/// streams (`nopad`: the first step, which has no padding blocks to run): the first two rounds
+/// of each, the schedule words sixteen later (`expand`, groups 0-11), the second two rounds of
+/// each.
 #[rustfmt::skip]
 macro_rules! group {
-    ($g:literal) => {
-        concat!(group!(@first $g), group!(@second $g))
+    ($g:literal, $pad:ident) => {
+        concat!(group!(@first $g, $pad), group!(@second $g, $pad))
     };
-    ($g:literal, expand) => {
+    ($g:literal, $pad:ident, expand) => {
         concat!(
-            group!(@first $g),
+            group!(@first $g, $pad),
             expand_words!(2, $g, 0, "xmm4"),
             expand_words!(2, $g, 1, "xmm5"),
-            group!(@second $g),
+            group!(@second $g, $pad),
         )
     };
-    (@first $g:literal) => {
+    (@first $g:literal, $pad:ident) => {
         concat!(
             "movdqa xmm6, xmmword ptr [{ws} + 32*", $g, "]\n",
             "paddd xmm6, xmmword ptr [{c} + 16*", $g, "]\n",
@@ -134,21 +139,43 @@ macro_rules! group {
             "paddd xmm7, xmmword ptr [{c} + 16*", $g, "]\n",
             "movdqa xmm0, xmm7\n",
             "sha256rnds2 xmm11, xmm10\n",
-            "movdqa xmm0, xmmword ptr [{c} + 256 + 16*", $g, "]\n",
-            "sha256rnds2 xmm13, xmm12\n",
-            "sha256rnds2 xmm15, xmm14\n",
+            group!(@padding_first $g, $pad),
         )
     };
-    (@second $g:literal) => {
+    (@second $g:literal, $pad:ident) => {
         concat!(
             "pshufd xmm0, xmm6, 0x0e\n",
             "sha256rnds2 xmm8, xmm9\n",
             "pshufd xmm0, xmm7, 0x0e\n",
             "sha256rnds2 xmm10, xmm11\n",
+            group!(@padding_second $g, $pad),
+        )
+    };
+    (@padding_first $g:literal, pad) => {
+        concat!(
+            "movdqa xmm0, xmmword ptr [{c} + 256 + 16*", $g, "]\n",
+            "sha256rnds2 xmm13, xmm12\n",
+            "sha256rnds2 xmm15, xmm14\n",
+        )
+    };
+    (@padding_second $g:literal, pad) => {
+        concat!(
             "movq xmm0, qword ptr [{c} + 256 + 16*", $g, " + 8]\n",
             "sha256rnds2 xmm12, xmm13\n",
             "sha256rnds2 xmm14, xmm15\n",
         )
+    };
+    (@padding_first $g:literal, nopad) => { "" };
+    (@padding_second $g:literal, nopad) => { "" };
+}
+
+/// The padding streams' start and feed-forward ([`padding_states`]) where a step has them.
+macro_rules! padding_states_of {
+    (pad, $which:ident) => {
+        padding_states!($which)
+    };
+    (nopad, $which:ident) => {
+        ""
     };
 }
 
@@ -188,17 +215,10 @@ pub(crate) fn hash_nodes(iv: (__m128i, __m128i), blocks: &[&[u8; 64]], digests: 
     );
     let iv = Iv([iv.0, iv.1]);
     // Written before it is read: each step's block loads fill groups 0-3 of the schedules,
-    // the expansion the rest, each step's end the states; the first step's padding streams
-    // start from the IV (and their result is dropped).
+    // the expansion the rest, each step's end the states (which the next step's padding
+    // streams start from).
     let mut buffer = core::mem::MaybeUninit::<Buffer>::uninit();
     let ws: *mut u32 = buffer.as_mut_ptr().cast();
-    // SAFETY: slots 32-35 of the buffer, aligned (a 16-byte-aligned buffer of 36 slots).
-    unsafe {
-        let states: *mut __m128i = ws.add(4 * 32).cast();
-        for (s, value) in [iv.0[0], iv.0[1], iv.0[0], iv.0[1]].into_iter().enumerate() {
-            states.add(s).write(value);
-        }
-    }
     // Straight from the registers: through an array (a closure's argument) the final states,
     // SHA-224's eighth words too, went to the stack.
     macro_rules! write_pair {
@@ -209,76 +229,86 @@ pub(crate) fn hash_nodes(iv: (__m128i, __m128i), blocks: &[&[u8; 64]], digests: 
             }
         };
     }
+    // Pair `$k`'s message blocks, with (`pad`) or without (`nopad`) the last pair's padding
+    // blocks beside them: the padding streams' final states (the last pair's digests; with
+    // `nopad`, whatever the registers held).
+    macro_rules! step {
+        ($pad:ident, $k:expr) => {{
+            let block0 = blocks[2 * $k];
+            let block1 = blocks.get(2 * $k + 1).copied().unwrap_or(block0);
+            let (p0a, p0c, p1a, p1c): (__m128i, __m128i, __m128i, __m128i);
+            // Offsets: the buffer's 576 bytes, the constants' 528, the IV's 32; the buffer is
+            // a local, so the asm needs no stack.
+            // SAFETY: SHA-NI and SSSE3 (this function's features); 64-byte blocks (unaligned
+            // loads); aligned constants, buffer and IV for the memory operands, offsets inside.
+            unsafe {
+                core::arch::asm!(
+                    "movdqa xmm8, xmmword ptr [{iv}]",
+                    "movdqa xmm9, xmmword ptr [{iv} + 16]",
+                    "movdqa xmm10, xmm8",
+                    "movdqa xmm11, xmm9",
+                    padding_states_of!($pad, start),
+                    load_block!(0, "xmm4"),
+                    load_block!(1, "xmm5"),
+                    group!(0, $pad, expand),
+                    group!(1, $pad, expand),
+                    group!(2, $pad, expand),
+                    group!(3, $pad, expand),
+                    group!(4, $pad, expand),
+                    group!(5, $pad, expand),
+                    group!(6, $pad, expand),
+                    group!(7, $pad, expand),
+                    group!(8, $pad, expand),
+                    group!(9, $pad, expand),
+                    group!(10, $pad, expand),
+                    group!(11, $pad, expand),
+                    group!(12, $pad),
+                    group!(13, $pad),
+                    group!(14, $pad),
+                    group!(15, $pad),
+                    padding_states_of!($pad, end),
+                    // The message blocks' feed-forward: the next step's padding start.
+                    "paddd xmm8, xmmword ptr [{iv}]",
+                    "paddd xmm9, xmmword ptr [{iv} + 16]",
+                    "paddd xmm10, xmmword ptr [{iv}]",
+                    "paddd xmm11, xmmword ptr [{iv} + 16]",
+                    "movdqa xmmword ptr [{ws} + 512], xmm8",
+                    "movdqa xmmword ptr [{ws} + 528], xmm9",
+                    "movdqa xmmword ptr [{ws} + 544], xmm10",
+                    "movdqa xmmword ptr [{ws} + 560], xmm11",
+                    ws = in(reg) ws,
+                    c = in(reg) &raw const CONSTANTS,
+                    iv = in(reg) &raw const iv,
+                    b0 = in(reg) block0.as_ptr(),
+                    b1 = in(reg) block1.as_ptr(),
+                    out("xmm12") p0a,
+                    out("xmm13") p0c,
+                    out("xmm14") p1a,
+                    out("xmm15") p1c,
+                    out("xmm0") _,
+                    out("xmm1") _,
+                    out("xmm2") _,
+                    out("xmm4") _,
+                    out("xmm5") _,
+                    out("xmm6") _,
+                    out("xmm7") _,
+                    out("xmm8") _,
+                    out("xmm9") _,
+                    out("xmm10") _,
+                    out("xmm11") _,
+                    options(nostack, preserves_flags),
+                );
+            }
+            (p0a, p0c, p1a, p1c)
+        }};
+    }
     let pairs = blocks.len().div_ceil(2);
-    for k in 0..pairs {
-        let block0 = blocks[2 * k];
-        let block1 = blocks.get(2 * k + 1).copied().unwrap_or(block0);
-        let (p0a, p0c, p1a, p1c): (__m128i, __m128i, __m128i, __m128i);
-        // Offsets: the buffer's 576 bytes, the constants' 528, the IV's 32; the buffer is a
-        // local, so the asm needs no stack.
-        // SAFETY: SHA-NI and SSSE3 (this function's features); 64-byte blocks (unaligned
-        // loads); aligned constants, buffer and IV for the memory operands, offsets inside.
-        unsafe {
-            core::arch::asm!(
-                "movdqa xmm8, xmmword ptr [{iv}]",
-                "movdqa xmm9, xmmword ptr [{iv} + 16]",
-                "movdqa xmm10, xmm8",
-                "movdqa xmm11, xmm9",
-                padding_states!(start),
-                load_block!(0, "xmm4"),
-                load_block!(1, "xmm5"),
-                group!(0, expand),
-                group!(1, expand),
-                group!(2, expand),
-                group!(3, expand),
-                group!(4, expand),
-                group!(5, expand),
-                group!(6, expand),
-                group!(7, expand),
-                group!(8, expand),
-                group!(9, expand),
-                group!(10, expand),
-                group!(11, expand),
-                group!(12),
-                group!(13),
-                group!(14),
-                group!(15),
-                padding_states!(end),
-                // The message blocks' feed-forward: the next step's padding start.
-                "paddd xmm8, xmmword ptr [{iv}]",
-                "paddd xmm9, xmmword ptr [{iv} + 16]",
-                "paddd xmm10, xmmword ptr [{iv}]",
-                "paddd xmm11, xmmword ptr [{iv} + 16]",
-                "movdqa xmmword ptr [{ws} + 512], xmm8",
-                "movdqa xmmword ptr [{ws} + 528], xmm9",
-                "movdqa xmmword ptr [{ws} + 544], xmm10",
-                "movdqa xmmword ptr [{ws} + 560], xmm11",
-                ws = in(reg) ws,
-                c = in(reg) &raw const CONSTANTS,
-                iv = in(reg) &raw const iv,
-                b0 = in(reg) block0.as_ptr(),
-                b1 = in(reg) block1.as_ptr(),
-                out("xmm12") p0a,
-                out("xmm13") p0c,
-                out("xmm14") p1a,
-                out("xmm15") p1c,
-                out("xmm0") _,
-                out("xmm1") _,
-                out("xmm2") _,
-                out("xmm4") _,
-                out("xmm5") _,
-                out("xmm6") _,
-                out("xmm7") _,
-                out("xmm8") _,
-                out("xmm9") _,
-                out("xmm10") _,
-                out("xmm11") _,
-                options(nostack, preserves_flags),
-            );
-        }
-        if k > 0 {
-            write_pair!(k - 1, p0a, p0c, p1a, p1c);
-        }
+    // The first step alone: no padding streams (on a core whose SHA unit is busy with two
+    // streams, four rounds on the IV for nothing cost a quarter of a 4-node run).
+    let _ = step!(nopad, 0);
+    for k in 1..pairs {
+        let (p0a, p0c, p1a, p1c) = step!(pad, k);
+        write_pair!(k - 1, p0a, p0c, p1a, p1c);
     }
     let (p0a, p0c, p1a, p1c): (__m128i, __m128i, __m128i, __m128i);
     // SAFETY: SHA-NI (this function's features); the constants and the buffer are aligned and

@@ -20,7 +20,7 @@ use core::arch::x86_64::{
 };
 use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, equal_lanes, hmac_template};
 
-use crate::sha256_shani::{block_words, next_words};
+use crate::sha256_shani::{block_words, next_words, store_digest};
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -180,17 +180,18 @@ macro_rules! lockstep {
 /// Two whole messages of one block each, `block0` and `block1`, from the state `iv` (SHA-NI
 /// order) side by side: each block's rounds as `compress` runs them, the feed-forward, then
 /// the padding block's rounds on its constant `w + K` (`padding_wk`, 64 words) and the
-/// feed-forward again, the streams in [`lockstep!`]; returns both final states in SHA-NI
-/// order. The single-message kernel `shani` runs pairs of one-block messages (Merkle nodes)
-/// here.
+/// feed-forward again, the streams in [`lockstep!`]; writes both digests (28 or 32 bytes)
+/// into `out0` and `out1` straight from the registers (returned, the final states went
+/// through the stack, SHA-224's eighth words too, which the residue scan caught). The
+/// single-message kernel `shani` runs pairs of one-block messages (Merkle nodes) here.
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 pub(crate) fn one_block_pair(
     iv: (__m128i, __m128i),
-    block0: &[u8; 64],
-    block1: &[u8; 64],
+    [block0, block1]: [&[u8; 64]; 2],
     padding_wk: &[u32; 64],
-) -> [(__m128i, __m128i); 2] {
+    [out0, out1]: [&mut [u8]; 2],
+) {
     let [mut x0, mut x1, mut x2, mut x3] = block_words(block0);
     let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
     let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
@@ -204,10 +205,8 @@ pub(crate) fn one_block_pair(
         rounds4_shared!(a0, c0, a1, c1, wk);
         lockstep!(a0, c0, a1, c1);
     }
-    [
-        (_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0)),
-        (_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1)),
-    ]
+    store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
+    store_digest(_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1), out1);
 }
 
 multisha_contract::declare_variant! {

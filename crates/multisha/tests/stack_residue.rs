@@ -506,6 +506,78 @@ fn lane_kernels_leave_no_state_or_schedule_on_the_stack() {
     assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
 }
 
+/// Each shape of each single-message SHA-256 kernel's entry for one-block messages, called
+/// directly on 1-9 nodes as SHA-224 (whose eighth state word is never published), leaves no
+/// unpublished state word, schedule word or round value in its dead stack frame: whichever
+/// shape the calibration installs on the running CPU, not only the one the batch functions
+/// reach here.
+#[test]
+fn one_block_entries_leave_no_unpublished_state_or_schedule_on_the_stack() {
+    use multisha_contract::{CpuFeatures, Kernel, SHA224_IV};
+    let cpu = CpuFeatures::detect();
+    let nodes: Vec<[u8; 64]> = (0..9u8)
+        .map(|i| core::array::from_fn(|j| (j as u8).wrapping_mul(37) ^ i.wrapping_mul(101)))
+        .collect();
+    let mut below = vec![0u8; 16 * 1024];
+    let (mut found, mut ran) = (Vec::new(), 0);
+    for declaration in [
+        &multisha_x86::sha256_shani::VARIANT,
+        &multisha_x86::sha256_avx2::VARIANT,
+    ] {
+        let Kernel::Single(kernel) = declaration.kernel else {
+            panic!("{} is a single-message kernel", declaration.name);
+        };
+        let shapes = [
+            ("one_block", kernel.one_block),
+            ("one_block_alternative", kernel.one_block_alternative),
+        ];
+        for (shape, entry) in shapes {
+            let Some(entry) = entry else { continue };
+            if !cpu.contains(declaration.requires) {
+                multisha_contract::harness::assert_skip_expected(
+                    declaration.name,
+                    declaration.requires,
+                );
+                continue;
+            }
+            for count in 1..=nodes.len() {
+                let mut forbidden = HashSet::new();
+                for node in &nodes[..count] {
+                    message_values(node, 64, (SHA224_IV, 7), sha256_slice, &mut forbidden);
+                }
+                for word in SHA224_IV {
+                    forbidden.remove(&word);
+                }
+                forbidden.remove(&0);
+                let digests = RefCell::new(vec![[0u8; 28]; count]);
+                residue_of(
+                    &|| {
+                        let blocks: Vec<&[u8; 64]> = nodes[..count].iter().collect();
+                        let mut digests = digests.borrow_mut();
+                        let mut outs: Vec<&mut [u8]> =
+                            digests.iter_mut().map(|d| d.as_mut_slice()).collect();
+                        // SAFETY: the CPU has every feature the declaration requires.
+                        unsafe { entry(&SHA224_IV, &blocks, &mut outs) };
+                    },
+                    &mut below,
+                );
+                for (depth, word) in words_found(&below, &forbidden) {
+                    found.push(format!(
+                        "{} {shape}, {count} nodes: {word:#x} at {depth} bytes below",
+                        declaration.name
+                    ));
+                }
+                ran += 1;
+            }
+        }
+    }
+    assert!(
+        ran > 0 || !cpu.contains(multisha_x86::sha256_shani::VARIANT.requires),
+        "no one-block entry ran"
+    );
+    assert!(found.is_empty(), "left on the stack:\n{}", found.join("\n"));
+}
+
 /// Messages of many lengths (0 to 600 bytes, some equal), so that a batch runs its lane kernels
 /// of every width, the constant entry on the shared padding block, and the single-message
 /// kernel.

@@ -30,7 +30,8 @@
 //! single-message kernel has no set-up and one part per message: a one-block message, a
 //! two-block one (two calls: the whole block, then the padding) and a nine-block one give
 //! its call, step and message; where it has an entry for one-block messages, eight of them
-//! (in pairs) its time per such message. Each step's cost then adds a ninth of the
+//! (in one run) its time per such message, and where it declares two shapes of that entry,
+//! both are timed so and the faster is installed. Each step's cost then adds a ninth of the
 //! nine-block runs' mean excess over their fastest (runs over twice it left out as
 //! interrupted): a neighbour on the same core slows lanes bound by a unit's throughput more
 //! than a kernel bound by its latency, and the fastest runs alone would favour the lanes. A
@@ -248,6 +249,11 @@ mod measure {
     ) -> Costs {
         let start = Instant::now();
         let single = executor::OneByOneKernel::<H::Compression>::installed();
+        // The two shapes of the single kernel's one-block entry, where it declares two: each
+        // timed as `padded`, the faster installed (which one wins depends on the core: four
+        // SHA-256 SHA-NI streams pipelined beat two on a Zen 4 and lose on an Intel Xeon).
+        let entries = dispatch::single_entries::<H::Compression>();
+        let shapes = entries.one_block.zip(entries.one_block_alternative);
         // Kernel 0 is the single-message one, kernel k + 1 lane kernel k.
         let kernels = 1 + ladder.len();
         let clock = clock_overhead();
@@ -272,10 +278,22 @@ mod measure {
                 timed.one = timed.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel == 0 {
                     timed.two = timed.two.min(time(kernel, Messages::Full(1), 2));
-                    if single.has_one_block() {
+                    if let Some((default, alternative)) = shapes {
                         // Code no other shape runs: warmed up first, as the lanes' constant
                         // entries are (a cold run charges the fetch of its code, on SHA-256
                         // `shani` a pipeline of its own, to every node).
+                        let (default, alternative) = (
+                            single.with_one_block(default),
+                            single.with_one_block(alternative),
+                        );
+                        one_block_messages::<H>(default, clock);
+                        timed.padded = timed.padded.min(one_block_messages::<H>(default, clock));
+                        one_block_messages::<H>(alternative, clock);
+                        timed.alternative = timed
+                            .alternative
+                            .min(one_block_messages::<H>(alternative, clock));
+                    } else if single.has_one_block() {
+                        // As above.
                         one_block_messages::<H>(single, clock);
                         timed.padded = timed.padded.min(one_block_messages::<H>(single, clock));
                     }
@@ -312,6 +330,12 @@ mod measure {
             round(&mut timings[..kernels]);
             last = begun.elapsed();
             rounds += 1;
+        }
+        if let Some((default, alternative)) = shapes
+            && timings[0].alternative < timings[0].padded
+        {
+            timings[0].padded = timings[0].alternative;
+            dispatch::install_one_block_alternative::<H::Compression>(default, alternative);
         }
         let mut costs = estimated;
         let block_len = <<H::Compression as Compression>::Block as BlockBytes>::LEN;
@@ -380,7 +404,8 @@ mod measure {
     /// single-message kernel (a lane-full is one message) `two` is one two-block message (two
     /// calls, two steps), which tells its part per message from its part per call, and
     /// `padded` (where it has an entry for one-block messages) the time per such message; on
-    /// a lane kernel `padded` is four lane-fulls of one-block messages and `nodes_one` one.
+    /// a lane kernel `padded` is four lane-fulls of one-block messages and `nodes_one` one;
+    /// `alternative` is `padded` through the other shape of the single kernel's entry.
     /// `nine_runs` holds every run of `nine`, for its typical time next to the fastest.
     #[derive(Clone, Copy)]
     struct Timings {
@@ -393,6 +418,7 @@ mod measure {
         nine_runs: Runs,
         refills: f32,
         padded: f32,
+        alternative: f32,
         nodes_one: f32,
     }
 
@@ -407,6 +433,7 @@ mod measure {
             nine_runs: Runs::NONE,
             refills: f32::MAX,
             padded: f32::MAX,
+            alternative: f32::MAX,
             nodes_one: f32::MAX,
         };
 
@@ -431,6 +458,7 @@ mod measure {
                 nine_runs,
                 refills,
                 padded,
+                alternative: _,
                 nodes_one,
             } = self;
             // What a step typically takes beyond its fastest run: the typical `nine` run's
@@ -712,6 +740,7 @@ mod measure {
                         8,
                     ),
                 },
+                alternative: f32::MAX,
                 nodes_one: cost.one_block_setup + (lanes as f32) * cost.one_block,
             }
         }
@@ -850,5 +879,55 @@ mod estimates_tests {
         let fresh = AtomicUsize::new(0);
         assert!(!estimates_due(ESTIMATES_FOR_BATCH_NS - 1.0, &fresh, true));
         assert!(estimates_due(ESTIMATES_FOR_BATCH_NS, &fresh, true));
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod one_block_shape_tests {
+    use super::*;
+    use multisha_contract::Sha256Compression;
+
+    /// The installed one-block entry, as an address.
+    fn installed() -> Option<usize> {
+        dispatch::installed_one_block::<Sha256Compression>().map(|f| f as usize)
+    }
+
+    /// Measuring leaves the single kernel's one-block entry on one of the shapes its variant
+    /// declares (the faster where it declares two), and the calibration's install replaces
+    /// only the shape it timed against. In a child process: it measures and installs, which
+    /// the other tests of this binary must not see mid-way.
+    #[test]
+    fn measuring_installs_one_of_the_declared_one_block_shapes() {
+        let name = "measuring_installs_one_of_the_declared_one_block_shapes";
+        if !crate::tests::in_child(module_path!(), name) {
+            return;
+        }
+        let _ = measure_now::<Sha256Compression>();
+        let entries = dispatch::single_entries::<Sha256Compression>();
+        let declared = [entries.one_block, entries.one_block_alternative]
+            .map(|entry| entry.map(|f| f as usize));
+        assert!(
+            declared.contains(&installed()),
+            "installed {:?}, declared {declared:?}",
+            installed()
+        );
+        if let Some((default, alternative)) = entries.one_block.zip(entries.one_block_alternative) {
+            let [(from, to), (other, _)] = if installed() == Some(default as usize) {
+                [(default, alternative), (alternative, default)]
+            } else {
+                [(alternative, default), (default, alternative)]
+            };
+            // Expecting the shape that is not installed: nothing changes.
+            dispatch::install_one_block_alternative::<Sha256Compression>(other, from);
+            assert_eq!(installed(), Some(from as usize));
+            dispatch::install_one_block_alternative::<Sha256Compression>(from, to);
+            assert_eq!(installed(), Some(to as usize));
+            let mut digests = [[0u8; 32]; 9];
+            let nodes: [[u8; 64]; 9] = core::array::from_fn(|i| [i as u8; 64]);
+            crate::sha256_pairs(&nodes, &mut digests);
+            for (node, digest) in nodes.iter().zip(&digests) {
+                assert_eq!(*digest, crate::sha256(node), "through the other shape");
+            }
+        }
     }
 }

@@ -397,6 +397,18 @@ impl<A: Compression> OneByOneKernel<A> {
     }
 }
 
+impl<A: Compression> OneByOneKernel<A> {
+    /// The same kernel with `one_block` as its entry for one-block messages (the calibration
+    /// times each shape of that entry).
+    #[cfg(feature = "std")]
+    pub(crate) fn with_one_block(self, one_block: OneBlockFn<A>) -> Self {
+        Self {
+            one_block: Some(one_block),
+            ..self
+        }
+    }
+}
+
 impl<A: Keyed> OneByOneKernel<A> {
     /// The installed kernel (resolving the choice on first use) and its entry.
     #[inline(always)]

@@ -9,6 +9,8 @@ mod ladder;
 mod slot;
 
 pub(crate) use ladder::Ladder;
+#[cfg(feature = "std")]
+pub(crate) use slot::install_one_block_alternative;
 pub(crate) use slot::{
     Keyed, Slot, batch_work, chains, costs, current, estimated_costs, estimates, installed,
     installed_one_block, ladder, pinned_many, plan_memo, single_choice, single_declared_cost,

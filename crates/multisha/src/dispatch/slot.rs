@@ -424,6 +424,22 @@ pub(crate) fn installed_one_block<A: Keyed>() -> Option<OneBlockFn<A>> {
     (!ptr.is_null()).then(|| unsafe { core::mem::transmute::<*mut (), OneBlockFn<A>>(ptr) })
 }
 
+/// Installs `alternative` as the entry for one-block messages where the slot holds `default`
+/// (the shape installed with the single-message variant): the calibration's choice of the two
+/// shapes it timed. A choice forced meanwhile, which installed another entry, is left alone.
+#[cfg(feature = "std")]
+pub(crate) fn install_one_block_alternative<A: Keyed>(
+    default: OneBlockFn<A>,
+    alternative: OneBlockFn<A>,
+) {
+    let _ = A::slot().one_block.compare_exchange(
+        default as *mut (),
+        alternative as *mut (),
+        Ordering::AcqRel,
+        Ordering::Relaxed,
+    );
+}
+
 /// The chosen kernel of `A`, never the probe (the first call resolves the choice): what the
 /// hashers and the batch functions' one-message paths call, two atomic loads per call.
 ///
