@@ -20,9 +20,9 @@
 //! blocks long share (64-byte Merkle nodes) costs less than a step; the
 //! single-message kernel has parts per call, per block and per message. The engine measures
 //! these parts on the running CPU once per process (`multisha`'s `batch/calibrate.rs`: the
-//! fastest of up to 25 interleaved rounds, each step raised by a ninth of the nine-block runs'
-//! typical excess over their fastest, since a neighbour on the same core slows lanes bound by
-//! a unit's throughput more than a kernel bound by its latency).
+//! fastest of up to 25 interleaved rounds, each lane kernel's step raised by a ninth of the
+//! nine-block runs' typical excess over their fastest, since a neighbour on the same core
+//! slows lanes bound by a unit's throughput more than a kernel bound by its latency).
 //!
 //! Costs measured once per process cannot follow a busy neighbour from one moment to the
 //! next: on a shared Intel Xeon, two interleaved SHA-NI streams took 0.7 to 1.05 times one by
