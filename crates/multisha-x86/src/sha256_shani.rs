@@ -268,32 +268,6 @@ macro_rules! one_block_message {
 /// 37.6 as pairs (the `merkle_nodes` example).
 const PIPELINED_FROM: usize = 4;
 
-/// The digests of the one-block messages `$blocks` from the state `$iv_abef`, `$iv_cdgh` into
-/// `$digests`, two side by side (hashtree's shape: each pair's rounds interleaved, the states
-/// in registers from the IV to the digest), an odd message last on its own.
-macro_rules! one_block_pairs {
-    ($iv_abef:expr, $iv_cdgh:expr, $blocks:expr, $digests:expr, $bswap:expr) => {{
-        let (iv_abef, iv_cdgh) = ($iv_abef, $iv_cdgh);
-        let mut pairs = $blocks.chunks_exact(2);
-        let mut outs = $digests.chunks_exact_mut(2);
-        for (pair, out) in (&mut pairs).zip(&mut outs) {
-            let [first, second] = out else {
-                unreachable!("chunks of two")
-            };
-            crate::sha256_shani_x2::one_block_pair(
-                (iv_abef, iv_cdgh),
-                [pair[0], pair[1]],
-                &PADDING_WK,
-                [first, second],
-            );
-        }
-        if let ([block], [out]) = (pairs.remainder(), outs.into_remainder()) {
-            let (abef, cdgh) = one_block_message!(iv_abef, iv_cdgh, block);
-            store_digest!(abef, cdgh, out, $bswap);
-        }
-    }};
-}
-
 multisha_contract::declare_variant! {
     /// The `shani` SHA-256 variant.
     pub static VARIANT: Sha256Compression = {
@@ -306,22 +280,24 @@ multisha_contract::declare_variant! {
         /// Messages of one block (64-byte Merkle nodes), the padding block's rounds on a
         /// constant `w + K`: four or more pipelined (`sha256_shani_nodes`: a pair's message
         /// blocks beside the last pair's padding blocks, four streams where a pair has two:
-        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), fewer as
-        /// [`hash_one_block_pairs`] does.
+        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), fewer through
+        /// [`hash_one_block_pairs`].
         #[inline(never)]
         pub fn hash_one_block(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
-            assert_eq!(blocks.len(), digests.len(), "a digest for every block");
-            let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-            let (iv_abef, iv_cdgh) = to_shani!(iv);
-            if blocks.len() >= PIPELINED_FROM {
-                crate::sha256_shani_nodes::hash_nodes((iv_abef, iv_cdgh), blocks, digests);
-                return;
+            if blocks.len() < PIPELINED_FROM {
+                // (A call, not a second copy of the pairs' code: with two copies the compiler
+                // inlined the pair into neither, and 3 nodes took 62.4 ns a node against 60.4
+                // on an Intel Xeon.)
+                // SAFETY: the same features as this function's.
+                return unsafe { hash_one_block_pairs(iv, blocks, digests) };
             }
-            one_block_pairs!(iv_abef, iv_cdgh, blocks, digests, bswap);
+            assert_eq!(blocks.len(), digests.len(), "a digest for every block");
+            crate::sha256_shani_nodes::hash_nodes(to_shani!(iv), blocks, digests);
         },
         one_block_alternative:
-        /// Messages of one block two side by side, an odd one last on its own, however many:
-        /// faster than the pipeline where two streams already keep the SHA unit busy (on an
+        /// Messages of one block two side by side (hashtree's shape: each pair's rounds
+        /// interleaved, the states in registers from the IV to the digest), an odd one last on
+        /// its own, however many: faster than the pipeline where two streams already keep the SHA unit busy (on an
         /// Intel Xeon with AMX, 53.6 ns a node against 56-58 at 4-8 nodes).
         #[inline(never)]
         pub fn hash_one_block_pairs(
@@ -332,7 +308,23 @@ multisha_contract::declare_variant! {
             assert_eq!(blocks.len(), digests.len(), "a digest for every block");
             let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
             let (iv_abef, iv_cdgh) = to_shani!(iv);
-            one_block_pairs!(iv_abef, iv_cdgh, blocks, digests, bswap);
+            let mut pairs = blocks.chunks_exact(2);
+            let mut outs = digests.chunks_exact_mut(2);
+            for (pair, out) in (&mut pairs).zip(&mut outs) {
+                let [first, second] = out else {
+                    unreachable!("chunks of two")
+                };
+                crate::sha256_shani_x2::one_block_pair(
+                    (iv_abef, iv_cdgh),
+                    [pair[0], pair[1]],
+                    &PADDING_WK,
+                    [first, second],
+                );
+            }
+            if let ([block], [out]) = (pairs.remainder(), outs.into_remainder()) {
+                let (abef, cdgh) = one_block_message!(iv_abef, iv_cdgh, block);
+                store_digest!(abef, cdgh, out, bswap);
+            }
         }
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
