@@ -5,6 +5,10 @@
 use crate::shape::Shape;
 use multisha_contract::{Cost, MAX_LANES};
 
+/// The most one-block messages [`Costs::few_one_block_in`] answers for: the few that the
+/// batch functions settle before the planner.
+pub const FEW_ONE_BLOCK: usize = 3;
+
 /// At most this many lane kernels per algorithm take part in a plan.
 pub const MAX_KERNELS: usize = 8;
 
@@ -26,6 +30,9 @@ pub struct Costs {
     /// by one: no lane kernel can win back its set-up on them, with at most `n` of its lanes
     /// filled ([`Costs::few_blocks`]).
     pub(crate) one_by_one_blocks: [usize; MAX_LANES + 1],
+    /// Bit `n` (for `n` up to [`FEW_ONE_BLOCK`]): `n` messages of exactly one block each go
+    /// one by one, no lane kernel's groups of them winning ([`Costs::few_one_block_in`]).
+    pub(crate) one_block_one_by_one: u8,
 }
 
 impl Costs {
@@ -37,6 +44,7 @@ impl Costs {
             len: 0,
             savings: [(0.0, 0.0); MAX_KERNELS],
             one_by_one_blocks: [usize::MAX; MAX_LANES + 1],
+            one_block_one_by_one: u8::MAX,
         }
     }
 
@@ -68,6 +76,7 @@ impl Costs {
     /// kernel's.
     fn count_one_by_one_blocks(&mut self) {
         self.one_by_one_blocks = [usize::MAX; MAX_LANES + 1];
+        self.one_block_one_by_one = u8::MAX;
         for k in 0..self.len {
             self.lower_one_by_one_blocks(k);
         }
@@ -78,6 +87,27 @@ impl Costs {
     /// batch runs this cold, once per lane kernel (33 thresholds, a few instructions each).
     fn lower_one_by_one_blocks(&mut self, k: usize) {
         let (width, cost) = self.lanes[k];
+        // Messages of one block each, up to `FEW_ONE_BLOCK` of them: this kernel's groups of
+        // them against one by one, as `one_by_one_wins` compares them (two blocks and two
+        // segments a message; `Cost::one_block_lanes_time`, its groups counted by a shift).
+        // A kernel without such groups, as for any batch: by what it saves per block and
+        // segment.
+        for count in 2..=FEW_ONE_BLOCK {
+            let wins = if cost.one_block > 0.0 {
+                let single = self
+                    .single
+                    .one_by_one_time(2 * count, 2 * count, count, true);
+                let lanes = (count + width - 1) >> width.trailing_zeros() << width.trailing_zeros();
+                cost.one_block_setup + cost.one_block * (lanes as f32) < single
+            } else {
+                let (per_block, per_segment) = savings(self.single, cost, count.min(width));
+                let blocks = (2 * count) as f32;
+                per_block * blocks + per_segment * blocks > cost.setup
+            };
+            if wins {
+                self.one_block_one_by_one &= !(1 << count);
+            }
+        }
         for (count, blocks) in self.one_by_one_blocks.iter_mut().enumerate() {
             let filled = count.clamp(1, width);
             let below = blocks_below_setup(cost.setup, savings(self.single, cost, filled));
@@ -99,6 +129,17 @@ impl Costs {
     #[inline]
     pub fn few_blocks_in(&self, count: usize, blocks: usize) -> bool {
         blocks <= self.one_by_one_blocks[count.min(MAX_LANES)]
+    }
+
+    /// Whether `count` messages of exactly one block each go one by one, which
+    /// [`one_by_one_wins`](crate::one_by_one_wins) would find too: no lane kernel's group of
+    /// one-block messages is predicted faster (`false` past [`FEW_ONE_BLOCK`] messages: the
+    /// planner decides). Their set-up is far less than the lanes' for other batches, so
+    /// [`few_blocks_in`](Self::few_blocks_in) does not tell (2 x 64 B SHA-256 with `avx2` the
+    /// single kernel, on an Intel Xeon: 597 ns one by one, 543 on `avx512-x16`).
+    #[inline]
+    pub fn few_one_block_in(&self, count: usize) -> bool {
+        count <= 1 || (count <= FEW_ONE_BLOCK && self.one_block_one_by_one & (1 << count) != 0)
     }
 
     /// Whether a batch of `shape`, its messages of differing lengths, goes one by one where

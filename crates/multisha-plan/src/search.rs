@@ -989,6 +989,48 @@ mod tests {
         }
     }
 
+    /// [`Costs::few_one_block_in`], what the batch functions ask of a few one-block messages
+    /// before any shape, answers as [`one_by_one_wins`] does for them, on random costs with and
+    /// without one-block entries (single kernel and lanes), both answers occurring; past
+    /// [`FEW_ONE_BLOCK`] messages it leaves the batch to the planner.
+    #[test]
+    fn the_one_by_one_answer_for_few_one_block_messages_is_the_bounds() {
+        use crate::costs::FEW_ONE_BLOCK;
+        let mut rng = TestRng::new(0x0b10c);
+        let mut part = |most: usize| rng.below(most) as f32 + rng.below(100) as f32 / 97.0;
+        let (mut settled, mut open) = (0, 0);
+        for round in 0..400 {
+            let single = Cost::new(0.0, part(20), 20.0 + part(60))
+                .per_message(part(30) - 5.0)
+                .per_one_block_message(if round % 2 == 0 { 0.0 } else { 20.0 + part(80) });
+            let mut costs = Costs::single_only(single);
+            for lanes in [2, 4, 8, 16, 32] {
+                let one_block = if round % 3 == 0 { 0.0 } else { 5.0 + part(60) };
+                let cost = Cost::new(part(400), part(100), lanes as f32 * (5.0 + part(40)))
+                    .per_one_block_message(one_block)
+                    .with_one_block_setup(part(150));
+                costs.push(lanes, cost);
+            }
+            for count in 0..=FEW_ONE_BLOCK + 2 {
+                let (shape, _) = shape(&std::vec![64; count]);
+                let bound = one_by_one_wins(&costs, &shape).is_some();
+                let answer = costs.few_one_block_in(count);
+                if count <= FEW_ONE_BLOCK {
+                    assert_eq!(answer, bound, "{count} one-block messages, {costs:?}");
+                    if count > 1 {
+                        if answer { settled += 1 } else { open += 1 }
+                    }
+                } else {
+                    assert!(!answer, "{count} one-block messages are the planner's");
+                }
+            }
+        }
+        assert!(
+            settled > 50 && open > 50,
+            "{settled} settled, {open} left to the planner"
+        );
+    }
+
     /// [`Costs::few_ragged_one_by_one`], what the batch functions ask of a small ragged
     /// batch, answers as its plan would: one by one exactly where the [`estimate`] is, for
     /// batches whose plan the estimate is ([`unsearched`]), and `false` where the search pays;

@@ -195,6 +195,8 @@ const READ_AT_ONCE: usize = 8;
 /// (callgrind), so the check stops at 3.
 const FEWEST: usize = 3;
 
+const _: () = assert!(FEWEST <= multisha_plan::FEW_ONE_BLOCK);
+
 /// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
 /// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
 /// many-message variant pinned by name, one by one, or a plan of least predicted time.
@@ -238,12 +240,19 @@ where
                 .map(|costs| (costs, false)),
         };
         if let Some((costs, measured)) = published {
-            let blocks = (0..count).fold(0usize, |sum, i| {
-                sum.saturating_add(message_blocks(lens(i), block_len, length_bytes).0)
+            let (blocks, one_block_each) = (0..count).fold((0usize, true), |(sum, each), i| {
+                let len = lens(i);
+                let blocks = message_blocks(len, block_len, length_bytes).0;
+                (sum.saturating_add(blocks), each && len == block_len)
             });
-            // (Messages of one block each as well, which past three are planned: two or three
-            // SHA-1 nodes planned onto the lanes took 1.08-1.11 times a loop of one-shot calls.)
-            if costs.few_blocks_in(count, blocks) {
+            // Messages of one block each run on the lanes in groups of their own, whose set-up
+            // the block threshold does not know: their own answer.
+            let settled = if one_block_each {
+                costs.few_one_block_in(count)
+            } else {
+                costs.few_blocks_in(count, blocks)
+            };
+            if settled {
                 return to.one_by_one(Some((costs, measured)));
             }
         }
