@@ -87,24 +87,24 @@ impl Costs {
     /// batch runs this cold, once per lane kernel (33 thresholds, a few instructions each).
     fn lower_one_by_one_blocks(&mut self, k: usize) {
         let (width, cost) = self.lanes[k];
-        // Messages of one block each, up to `FEW_ONE_BLOCK` of them: this kernel's groups of
-        // them against one by one, as `one_by_one_wins` compares them (two blocks and two
-        // segments a message; `Cost::one_block_lanes_time`, its groups counted by a shift).
-        // A kernel without such groups, as for any batch: by what it saves per block and
-        // segment.
+        // Messages of one block each, up to `FEW_ONE_BLOCK` of them (two blocks and two
+        // segments a message), as `one_by_one_wins` decides them.
         for count in 2..=FEW_ONE_BLOCK {
-            let wins = if cost.one_block > 0.0 {
-                let single = self
-                    .single
-                    .one_by_one_time(2 * count, 2 * count, count, true);
-                let lanes = (count + width - 1) >> width.trailing_zeros() << width.trailing_zeros();
-                cost.one_block_setup + cost.one_block * (lanes as f32) < single
-            } else {
-                let (per_block, per_segment) = savings(self.single, cost, count.min(width));
-                let blocks = (2 * count) as f32;
-                per_block * blocks + per_segment * blocks > cost.setup
-            };
-            if wins {
+            let single = self
+                .single
+                .one_by_one_time(2 * count, 2 * count, count, true);
+            let two_each = (2 * count) as f32;
+            let full = self.savings[k];
+            if !lanes_hopeless(
+                self.single,
+                single,
+                (width, cost),
+                full,
+                count,
+                two_each,
+                two_each,
+                true,
+            ) {
                 self.one_block_one_by_one &= !(1 << count);
             }
         }
@@ -227,6 +227,35 @@ pub(crate) fn savings(single: Cost, cost: Cost, filled: usize) -> (f32, f32) {
         (single.step - cost.step / filled as f32).max(0.0),
         (single.call - cost.call / filled as f32).max(0.0) + per_message,
     )
+}
+
+/// Whether lane kernel `(width, cost)`, saving `full` with every lane filled, cannot beat one
+/// by one (of `single_cost`, `single` its predicted time) on `count` messages of `blocks`
+/// blocks and `segments` segments: what it saves per block and segment (with as many lanes
+/// filled as there are messages, at most all) wins no more than its set-up back; messages of
+/// one block each (`one_block_each`) are compared at the time its groups of them were measured,
+/// where it has such groups.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn lanes_hopeless(
+    single_cost: Cost,
+    single: f32,
+    (width, cost): (usize, Cost),
+    full: (f32, f32),
+    count: usize,
+    blocks: f32,
+    segments: f32,
+    one_block_each: bool,
+) -> bool {
+    if let (true, Some(time)) = (one_block_each, cost.one_block_lanes_time(width, count)) {
+        return time >= single;
+    }
+    let (per_block, per_segment) = if count < width {
+        savings(single_cost, cost, count)
+    } else {
+        full
+    };
+    per_block * blocks + per_segment * segments <= cost.setup
 }
 
 /// The most blocks on which a lane kernel of `setup` that saves at most `per_block` and

@@ -29,7 +29,7 @@
 //! plans ([`Costs::few_ragged_one_by_one`]). Equal batches need no reading; their plans are
 //! remembered.
 
-use crate::costs::{Costs, savings};
+use crate::costs::{Costs, lanes_hopeless};
 use crate::plan::{Plan, Runner, Stage};
 use crate::shape::{ROTATION_SLOTS, Shape, Tail, rotates};
 use multisha_contract::{Cost, MAX_LANES};
@@ -302,22 +302,20 @@ pub fn one_by_one_wins(costs: &Costs, shape: &Shape) -> Option<Plan> {
     // once per use. Where that cannot win back the set-up, no plan with it can beat one by
     // one.
     let (blocks, segments) = (shape.blocks as f32, shape.segments as f32);
+    // Messages of one block each run on the lanes in groups of their own, whose time was
+    // measured: compared as it is.
     let kernels = costs.lane_kernels().iter().zip(costs.full_savings());
-    let hopeless = kernels.into_iter().all(|(&(width, cost), &full)| {
-        // Messages of one block each run on the lanes in groups of their own, whose time was
-        // measured: compared as it is.
-        if let (true, Some(time)) = (
+    let hopeless = kernels.into_iter().all(|(&kernel, &full)| {
+        lanes_hopeless(
+            costs.single_cost(),
+            single,
+            kernel,
+            full,
+            shape.count,
+            blocks,
+            segments,
             shape.one_block_each(),
-            cost.one_block_lanes_time(width, shape.count),
-        ) {
-            return time >= single;
-        }
-        let (per_block, per_segment) = if shape.count < width {
-            savings(costs.single_cost(), cost, shape.count)
-        } else {
-            full
-        };
-        per_block * blocks + per_segment * segments <= cost.setup
+        )
     });
     hopeless.then_some(one_by_one)
 }

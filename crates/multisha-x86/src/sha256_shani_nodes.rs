@@ -179,17 +179,12 @@ macro_rules! padding_states_of {
     };
 }
 
-/// Group `$g` of four rounds of the padding streams alone.
-#[rustfmt::skip]
+/// Group `$g` of four rounds of the padding streams alone: [`group!`]'s padding halves.
 macro_rules! padding_group {
     ($g:literal) => {
         concat!(
-            "movdqa xmm0, xmmword ptr [{c} + 256 + 16*", $g, "]\n",
-            "sha256rnds2 xmm13, xmm12\n",
-            "sha256rnds2 xmm15, xmm14\n",
-            "movq xmm0, qword ptr [{c} + 256 + 16*", $g, " + 8]\n",
-            "sha256rnds2 xmm12, xmm13\n",
-            "sha256rnds2 xmm14, xmm15\n",
+            group!(@padding_first $g, pad),
+            group!(@padding_second $g, pad)
         )
     };
 }

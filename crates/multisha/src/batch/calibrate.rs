@@ -278,24 +278,20 @@ mod measure {
                 timed.one = timed.one.min(time(kernel, Messages::Full(1), 1));
                 if kernel == 0 {
                     timed.two = timed.two.min(time(kernel, Messages::Full(1), 2));
+                    // Code no other shape runs: warmed up first, as the lanes' constant entries
+                    // are (a cold run charges the fetch of its code, on SHA-256 `shani` a
+                    // pipeline of its own, to every node).
+                    let warm_then_time = |kernel| {
+                        one_block_messages::<H>(kernel, clock);
+                        one_block_messages::<H>(kernel, clock)
+                    };
                     if let Some((default, alternative)) = shapes {
-                        // Code no other shape runs: warmed up first, as the lanes' constant
-                        // entries are (a cold run charges the fetch of its code, on SHA-256
-                        // `shani` a pipeline of its own, to every node).
-                        let (default, alternative) = (
-                            single.with_one_block(default),
-                            single.with_one_block(alternative),
-                        );
-                        one_block_messages::<H>(default, clock);
-                        timed.padded = timed.padded.min(one_block_messages::<H>(default, clock));
-                        one_block_messages::<H>(alternative, clock);
-                        timed.alternative = timed
-                            .alternative
-                            .min(one_block_messages::<H>(alternative, clock));
+                        let time = warm_then_time(single.with_one_block(default));
+                        timed.padded = timed.padded.min(time);
+                        let time = warm_then_time(single.with_one_block(alternative));
+                        timed.alternative = timed.alternative.min(time);
                     } else if single.has_one_block() {
-                        // As above.
-                        one_block_messages::<H>(single, clock);
-                        timed.padded = timed.padded.min(one_block_messages::<H>(single, clock));
+                        timed.padded = timed.padded.min(warm_then_time(single));
                     }
                 } else {
                     timed.two = timed.two.min(time(kernel, Messages::Full(2), 1));

@@ -395,9 +395,7 @@ impl<A: Compression> OneByOneKernel<A> {
     pub(crate) fn has_one_block(&self) -> bool {
         self.one_block.is_some()
     }
-}
 
-impl<A: Compression> OneByOneKernel<A> {
     /// The same kernel with `one_block` as its entry for one-block messages (the calibration
     /// times each shape of that entry).
     #[cfg(feature = "std")]
