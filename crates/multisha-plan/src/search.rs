@@ -1038,11 +1038,14 @@ mod tests {
         let mut rng = TestRng::new(0x10e5);
         let mut part = |most: usize| rng.below(most) as f32 + rng.below(100) as f32 / 97.0;
         let random: Vec<Costs> = (0..40)
-            .map(|_| {
+            .map(|table| {
                 let single = Cost::new(0.0, part(20), 20.0 + part(60)).per_message(part(30) - 5.0);
                 let mut costs = Costs::single_only(single);
                 for lanes in [2, 4, 8, 16, 32] {
-                    let cost = Cost::new(part(400), part(100), lanes as f32 * (5.0 + part(40)))
+                    // A call cost below zero in every fourth table (a fit can give one): no
+                    // floor for that kernel.
+                    let call = part(100) - if table % 4 == 3 { 60.0 } else { 0.0 };
+                    let cost = Cost::new(part(400), call, lanes as f32 * (5.0 + part(40)))
                         .per_group(part(120))
                         .per_message(part(15))
                         .per_ragged_message(part(30))
@@ -1057,7 +1060,7 @@ mod tests {
             .map(|(_, costs, _)| costs)
             .chain(random);
         let mut rng = TestRng::new(0x5e771e);
-        let (mut one_by_one, mut lanes, mut searched) = (0, 0, 0);
+        let (mut one_by_one, mut lanes, mut searched, mut by_floors) = (0, 0, 0, 0);
         for costs in all {
             for round in 0..300 {
                 let count = 2 + rng.below(if round % 3 == 0 { 40 } else { 8 });
@@ -1066,6 +1069,14 @@ mod tests {
                 lens[count - 1] = lens[0] + 1;
                 let (shape, _) = shape(&lens);
                 let answer = costs.few_ragged_one_by_one(&shape);
+                // The kernels' floors settle a batch only where their estimates would.
+                if let Some((floors, estimates)) = costs.ragged_floors_settle(&shape) {
+                    assert!(
+                        !floors || estimates,
+                        "{lens:?}: every floor above the bar, not every estimate ({costs:?})"
+                    );
+                    by_floors += usize::from(floors);
+                }
                 match unsearched(&costs, &shape) {
                     Some(plan) => {
                         assert_eq!(answer, plan.is_one_by_one(), "{lens:?}: {plan} ({costs:?})");
@@ -1082,6 +1093,12 @@ mod tests {
         assert!(
             one_by_one > 100 && lanes > 100 && searched > 100,
             "cases: {one_by_one} one by one, {lanes} on lanes, {searched} searched"
+        );
+        // Both ways of settling one by one occur: the floors, and the estimates where a floor
+        // came close.
+        assert!(
+            by_floors > 100 && one_by_one > by_floors,
+            "{by_floors} of {one_by_one} one by one settled by the floors"
         );
     }
 

@@ -185,14 +185,15 @@ where
 }
 
 /// Batches of at most this many messages are read one by one straight away, with no check
-/// whether their lengths are equal first ([`route`] says why).
+/// whether their lengths are equal first, and settled from their totals where they go one by
+/// one ([`route`] says why).
 const READ_AT_ONCE: usize = 8;
 
 /// Batches of at most this many messages first try whether their blocks alone settle one by
-/// one. Measured on a Zen 4 (SHA-256, 32-byte messages, the `small_batches` example): 2 and 3
-/// messages ran 70 and 100 ns instead of 75 and 110; with the check up to 8 messages, 5 and 7
-/// messages ran 182 and 252 ns instead of 177 and 241, though they execute fewer instructions
-/// (callgrind), so the check stops at 3.
+/// one, before their other totals are counted. Measured on a Zen 4 (SHA-256, 32-byte
+/// messages, the `small_batches` example): 2 and 3 messages ran 70 and 100 ns instead of 75
+/// and 110; with the check up to 8 messages, 5 and 7 messages ran 182 and 252 ns instead of
+/// 177 and 241, though they execute fewer instructions (callgrind), so the check stops at 3.
 const FEWEST: usize = 3;
 
 const _: () = assert!(FEWEST <= multisha_plan::FEW_ONE_BLOCK);
@@ -209,7 +210,9 @@ const _: () = assert!(FEWEST <= multisha_plan::FEW_ONE_BLOCK);
 /// messages (the lengths compared, four at a time without a branch); a ragged one's take one.
 /// A few messages take that one pass straight away (it finds whether they are equal too):
 /// comparing them first was a tenth of what 3 short SHA-1 messages add to a loop of one-shot
-/// calls.
+/// calls; and where it settles one by one, nothing else is read (the costs and the pass
+/// again, the aliasing check, each lane kernel's estimate in turn: 7-24 ns of what 4 x 32 B
+/// and 3 messages of 0-200 B SHA-256 added to the loop, on an Intel Xeon).
 #[inline(always)]
 pub(crate) fn route<A, T>(
     count: usize,
@@ -229,24 +232,34 @@ where
         return to.one_by_one(None);
     }
     let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
-    // The fewest messages on costs already worked out: their blocks alone (a shift and an add
-    // a message) settle the commonest answer, one by one, before the totals the planner needs
-    // are counted (that pass was half of what 2 x 32 B added to a loop of one-shot calls).
-    if count <= FEWEST {
+    // A few messages: their totals in one pass (which finds whether they are equal too), and
+    // on costs already worked out, the commonest answer, one by one, settled from them: too
+    // few blocks for any lane kernel to win its set-up back, or (ragged) every lane kernel's
+    // floor above one by one's time. Deciding it with every lane kernel, aliased messages or
+    // not, is safe: without some kernels one by one only wins more. That pass and a compare
+    // are all a batch of 2-8 short messages adds to a loop of one-shot calls.
+    // Whether the totals were checked against the full costs below (not again, then).
+    let mut checked = false;
+    let shape = if count <= READ_AT_ONCE {
         let published = match dispatch::costs::<A>().get_ref() {
             Some((costs, measured)) => Some((costs, *measured)),
             None => dispatch::estimates::<A>()
                 .get_ref()
                 .map(|costs| (costs, false)),
         };
-        if let Some((costs, measured)) = published {
+        // The fewest messages: their blocks alone (a shift and an add a message) settle the
+        // commonest answer before the other totals are counted (with those counted first, 2
+        // and 3 x 32 B SHA-256 ran 1.06-1.07 times the loop instead of 1.04).
+        if count <= FEWEST
+            && let Some((costs, measured)) = published
+        {
             let (blocks, one_block_each) = (0..count).fold((0usize, true), |(sum, each), i| {
                 let len = lens(i);
                 let blocks = message_blocks(len, block_len, length_bytes).0;
                 (sum.saturating_add(blocks), each && len == block_len)
             });
-            // Messages of one block each run on the lanes in groups of their own, whose set-up
-            // the block threshold does not know: their own answer.
+            // Messages of one block each run on the lanes in groups of their own, whose
+            // set-up the block threshold does not know: their own answer.
             let settled = if one_block_each {
                 costs.few_one_block_in(count)
             } else {
@@ -256,13 +269,32 @@ where
                 return to.one_by_one(Some((costs, measured)));
             }
         }
-    }
-    let shape = match count {
-        ..=READ_AT_ONCE => Shape::new(count, lens, block_len, length_bytes),
-        _ => match equal_len() {
+        let shape = Shape::new(count, lens, block_len, length_bytes);
+        if let Some((costs, measured)) = published {
+            checked = true;
+            let settled = if shape.one_block_each() {
+                costs.few_one_block_in(count)
+            } else if costs.few_blocks(&shape) {
+                true
+            } else if costs.few_ragged_one_by_one(&shape) {
+                // The estimate's answer: counts towards measuring, as below.
+                if T::ACTS && !measured && calibrate::pending::<A>() {
+                    let _ = count_towards_measuring::<A>(costs, &shape);
+                }
+                true
+            } else {
+                false
+            };
+            if settled {
+                return to.one_by_one(Some((costs, measured)));
+            }
+        }
+        shape
+    } else {
+        match equal_len() {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
-        },
+        }
     };
     // The costs: measured (the steady state, read from the slot), else the estimates, once a
     // process's batch work pays for working them out ([`calibrate::estimates_for`]).
@@ -284,8 +316,10 @@ where
         costs
     };
     // Messages of one block each run on the lanes in groups of their own, whose set-up the
-    // threshold does not know: planned (their shape is remembered).
-    if costs.few_blocks(&shape) && !shape.one_block_each() {
+    // threshold does not know: planned (their shape is remembered). A few messages were
+    // checked above, with every lane kernel (without some, one by one only wins more: the
+    // planner finds it).
+    if !checked && costs.few_blocks(&shape) && !shape.one_block_each() {
         return to.one_by_one(Some((costs, measured)));
     }
     // The audit plans afresh (the search the memo remembered, on the same costs) for the
@@ -301,7 +335,8 @@ where
     // bytes). Both count towards measuring, as every batch planned on the estimates does:
     // estimates that put a process's every batch one by one are what measuring may correct
     // (two SHA-256 SHA-NI lanes here).
-    if known.is_some_and(Remembered::one_by_one) || costs.few_ragged_one_by_one(&shape) {
+    if known.is_some_and(Remembered::one_by_one) || !checked && costs.few_ragged_one_by_one(&shape)
+    {
         if T::ACTS && !measured && calibrate::pending::<A>() {
             // Measured now if due: the next batches plan on the measured costs.
             let _ = count_towards_measuring::<A>(costs, &shape);
