@@ -30,6 +30,11 @@ pub struct Costs {
     /// by one: no lane kernel can win back its set-up on them, with at most `n` of its lanes
     /// filled ([`Costs::few_blocks`]).
     pub(crate) one_by_one_blocks: [usize; MAX_LANES + 1],
+    /// Batches of `n` messages (up to `MAX_LANES`) of one length, of at most
+    /// `one_by_one_each[n]` blocks each, go one by one: no lane kernel wins its set-up back on
+    /// any of them, counting what each message costs it more than one by one
+    /// ([`Costs::few_equal_in`]).
+    one_by_one_each: [usize; MAX_LANES + 1],
     /// Bit `n` (for `n` up to [`FEW_ONE_BLOCK`]): `n` messages of exactly one block each go
     /// one by one, no lane kernel's groups of them winning ([`Costs::few_one_block_in`]).
     pub(crate) one_block_one_by_one: u8,
@@ -105,6 +110,7 @@ impl Costs {
             len: 0,
             savings: [(0.0, 0.0); MAX_KERNELS],
             one_by_one_blocks: [usize::MAX; MAX_LANES + 1],
+            one_by_one_each: [usize::MAX; MAX_LANES + 1],
             one_block_one_by_one: u8::MAX,
             floor: RaggedFloor::NONE,
         }
@@ -139,6 +145,7 @@ impl Costs {
     /// kernel's.
     fn count_one_by_one_blocks(&mut self) {
         self.one_by_one_blocks = [usize::MAX; MAX_LANES + 1];
+        self.one_by_one_each = [usize::MAX; MAX_LANES + 1];
         self.one_block_one_by_one = u8::MAX;
         for k in 0..self.len {
             self.lower_one_by_one_blocks(k);
@@ -176,6 +183,23 @@ impl Costs {
             let below = blocks_below_setup(cost.setup, savings(self.single, cost, filled));
             *blocks = (*blocks).min(below);
         }
+        // Equal messages: any `m` of the `count` on the lanes save at most `m` times one
+        // message's blocks and two segments (at `count`'s lanes filled, the most) less what a
+        // message costs the lanes more than one by one, which the threshold above cannot
+        // count (it may leave some messages out): that share of the set-up must stay unpaid.
+        for (count, each) in self.one_by_one_each.iter_mut().enumerate().skip(1) {
+            let filled = count.min(width);
+            let per_block = (self.single.step - cost.step / filled as f32).max(0.0);
+            let per_call = (self.single.call - cost.call / filled as f32).max(0.0);
+            let per_message = self.single.message - cost.message.min(cost.ragged);
+            let room = cost.setup / count as f32 - 2.0 * per_call - per_message;
+            let below = if room < 0.0 {
+                0
+            } else {
+                blocks_below_setup(room, (per_block, 0.0))
+            };
+            *each = (*each).min(below);
+        }
     }
 
     /// Whether a batch of `shape` has so few blocks in all that one by one wins, which
@@ -192,6 +216,17 @@ impl Costs {
     #[inline]
     pub fn few_blocks_in(&self, count: usize, blocks: usize) -> bool {
         blocks <= self.one_by_one_blocks[count.min(MAX_LANES)]
+    }
+
+    /// Whether `count` messages of one length, `each` blocks each (padding included, not of
+    /// exactly one block: [`few_one_block_in`](Self::few_one_block_in) answers those), go one
+    /// by one, which the planner would find too: no lane kernel wins its set-up back on any of
+    /// them. Where [`few_blocks_in`](Self::few_blocks_in) counts only what a block and a segment
+    /// save, this counts what a message costs the lanes more (8 x 32 B SHA-256 on an Intel
+    /// Xeon: settled here, planned past the block threshold of `shani-x2`).
+    #[inline]
+    pub fn few_equal_in(&self, count: usize, each: usize) -> bool {
+        count <= MAX_LANES && each <= self.one_by_one_each[count]
     }
 
     /// Whether `count` messages of exactly one block each go one by one, which

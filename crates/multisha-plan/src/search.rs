@@ -1029,21 +1029,16 @@ mod tests {
         );
     }
 
-    /// [`Costs::few_ragged_one_by_one`], what the batch functions ask of a small ragged
-    /// batch, answers as its plan would: one by one exactly where the [`estimate`] is, for
-    /// batches whose plan the estimate is ([`unsearched`]), and `false` where the search pays;
-    /// on the synthetic tables and on random ones (every part of a cost drawn).
-    #[test]
-    fn the_one_by_one_answer_for_few_ragged_messages_is_the_plans() {
-        let mut rng = TestRng::new(0x10e5);
+    /// 40 cost tables with every part of every cost drawn (from `seed`), a call cost below
+    /// zero in every fourth (a fit can give one).
+    fn random_tables(seed: u64) -> Vec<Costs> {
+        let mut rng = TestRng::new(seed);
         let mut part = |most: usize| rng.below(most) as f32 + rng.below(100) as f32 / 97.0;
-        let random: Vec<Costs> = (0..40)
+        (0..40)
             .map(|table| {
                 let single = Cost::new(0.0, part(20), 20.0 + part(60)).per_message(part(30) - 5.0);
                 let mut costs = Costs::single_only(single);
                 for lanes in [2, 4, 8, 16, 32] {
-                    // A call cost below zero in every fourth table (a fit can give one): no
-                    // floor for that kernel.
                     let call = part(100) - if table % 4 == 3 { 60.0 } else { 0.0 };
                     let cost = Cost::new(part(400), call, lanes as f32 * (5.0 + part(40)))
                         .per_group(part(120))
@@ -1054,7 +1049,59 @@ mod tests {
                 }
                 costs
             })
-            .collect();
+            .collect()
+    }
+
+    /// [`Costs::few_equal_in`], what the batch functions ask of a few messages of one length,
+    /// says one by one only where the search finds it, on the synthetic tables and on random
+    /// ones; both answers occur, and it settles batches the block threshold does not.
+    #[test]
+    fn the_one_by_one_answer_for_few_equal_messages_is_the_searchs() {
+        let all = tables()
+            .into_iter()
+            .map(|(_, costs, _)| costs)
+            .chain(random_tables(0xe9a1));
+        let mut rng = TestRng::new(0xe9a1_5eed);
+        let (mut settled, mut beyond_blocks, mut open) = (0, 0, 0);
+        for costs in all {
+            for _ in 0..200 {
+                let count = 2 + rng.below(31);
+                let len = match rng.below(3) {
+                    0 => rng.below(56),
+                    1 => 65 + rng.below(300),
+                    _ => rng.below(4096),
+                };
+                let (shape, tail) = shape(&std::vec![len; count]);
+                if shape.one_block_each() {
+                    continue;
+                }
+                if !costs.few_equal_in(count, message_blocks(len, 64, 8).0) {
+                    open += 1;
+                    continue;
+                }
+                let searched = search(&costs, &shape, &tail);
+                assert!(
+                    searched.is_one_by_one(),
+                    "{count} x {len} B: the bound says one by one, the search {searched} \
+                     ({costs:?})"
+                );
+                settled += 1;
+                beyond_blocks += usize::from(!costs.few_blocks(&shape));
+            }
+        }
+        assert!(
+            settled > 100 && open > 100 && beyond_blocks > 20,
+            "{settled} settled ({beyond_blocks} past the block threshold), {open} left"
+        );
+    }
+
+    /// [`Costs::few_ragged_one_by_one`], what the batch functions ask of a small ragged
+    /// batch, answers as its plan would: one by one exactly where the [`estimate`] is, for
+    /// batches whose plan the estimate is ([`unsearched`]), and `false` where the search pays;
+    /// on the synthetic tables and on random ones (every part of a cost drawn).
+    #[test]
+    fn the_one_by_one_answer_for_few_ragged_messages_is_the_plans() {
+        let random = random_tables(0x10e5);
         let all = tables()
             .into_iter()
             .map(|(_, costs, _)| costs)

@@ -186,17 +186,12 @@ where
 
 /// Batches of at most this many messages are read one by one straight away, with no check
 /// whether their lengths are equal first, and settled from their totals where they go one by
-/// one ([`route`] says why).
+/// one ([`route`] says why). Measured on an Intel Xeon (`regret --processes 5`, against a loop
+/// of one-shot calls): settled from their blocks up to 3 messages only, 4-8 x 32 B SHA-256 ran
+/// 1.05-1.07 times the loop, 1.02-1.03 up to 8 (SHA-1 1.03-1.05 and 1.01); 2 and 3 x 32 B
+/// 1.04 and 1.03 before, 1.05 and 1.04 after. (On a Zen 4, settling up to 8 without the
+/// equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to 3.)
 const READ_AT_ONCE: usize = 8;
-
-/// Batches of at most this many messages first try whether their blocks alone settle one by
-/// one, before their other totals are counted. Measured on a Zen 4 (SHA-256, 32-byte
-/// messages, the `small_batches` example): 2 and 3 messages ran 70 and 100 ns instead of 75
-/// and 110; with the check up to 8 messages, 5 and 7 messages ran 182 and 252 ns instead of
-/// 177 and 241, though they execute fewer instructions (callgrind), so the check stops at 3.
-const FEWEST: usize = 3;
-
-const _: () = assert!(FEWEST <= multisha_plan::FEW_ONE_BLOCK);
 
 /// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
 /// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
@@ -232,13 +227,14 @@ where
         return to.one_by_one(None);
     }
     let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
-    // A few messages: their totals in one pass (which finds whether they are equal too), and
-    // on costs already worked out, the commonest answer, one by one, settled from them: too
-    // few blocks for any lane kernel to win its set-up back, or (ragged) every lane kernel's
-    // floor above one by one's time. Deciding it with every lane kernel, aliased messages or
-    // not, is safe: without some kernels one by one only wins more. That pass and a compare
-    // are all a batch of 2-8 short messages adds to a loop of one-shot calls.
-    // Whether the totals were checked against the full costs below (not again, then).
+    // A few messages, on costs already worked out: the commonest answer, one by one, settled
+    // from their blocks, summed in one pass that finds whether they are equal too (a shift, an
+    // add and a compare a message): too few blocks for any lane kernel to win its set-up back,
+    // or, all of one length, too few for any to win it back on what each message costs the
+    // lanes more; then (ragged) the other totals, and every lane kernel's floor above one by
+    // one's time. Decided with every lane kernel, aliased messages or not: without some, one
+    // by one only wins more (the planner finds it).
+    // Whether the totals were checked against those costs (not again, then).
     let mut checked = false;
     let shape = if count <= READ_AT_ONCE {
         let published = match dispatch::costs::<A>().get_ref() {
@@ -247,46 +243,36 @@ where
                 .get_ref()
                 .map(|costs| (costs, false)),
         };
-        // The fewest messages: their blocks alone (a shift and an add a message) settle the
-        // commonest answer before the other totals are counted (with those counted first, 2
-        // and 3 x 32 B SHA-256 ran 1.06-1.07 times the loop instead of 1.04).
-        if count <= FEWEST
-            && let Some((costs, measured)) = published
-        {
-            let (blocks, one_block_each) = (0..count).fold((0usize, true), |(sum, each), i| {
+        if let Some((costs, _)) = published {
+            let first = lens(0);
+            let (blocks, equal) = (0..count).fold((0usize, true), |(sum, equal), i| {
                 let len = lens(i);
                 let blocks = message_blocks(len, block_len, length_bytes).0;
-                (sum.saturating_add(blocks), each && len == block_len)
+                (sum.saturating_add(blocks), equal && len == first)
             });
             // Messages of one block each run on the lanes in groups of their own, whose
             // set-up the block threshold does not know: their own answer.
-            let settled = if one_block_each {
+            let settled = if equal && first == block_len {
                 costs.few_one_block_in(count)
             } else {
                 costs.few_blocks_in(count, blocks)
+                    || equal
+                        && costs
+                            .few_equal_in(count, message_blocks(first, block_len, length_bytes).0)
             };
             if settled {
-                return to.one_by_one(Some((costs, measured)));
+                return to.one_by_one(published);
             }
         }
         let shape = Shape::new(count, lens, block_len, length_bytes);
         if let Some((costs, measured)) = published {
             checked = true;
-            let settled = if shape.one_block_each() {
-                costs.few_one_block_in(count)
-            } else if costs.few_blocks(&shape) {
-                true
-            } else if costs.few_ragged_one_by_one(&shape) {
+            if costs.few_ragged_one_by_one(&shape) {
                 // The estimate's answer: counts towards measuring, as below.
                 if T::ACTS && !measured && calibrate::pending::<A>() {
                     let _ = count_towards_measuring::<A>(costs, &shape);
                 }
-                true
-            } else {
-                false
-            };
-            if settled {
-                return to.one_by_one(Some((costs, measured)));
+                return to.one_by_one(published);
             }
         }
         shape
