@@ -187,11 +187,16 @@ impl Costs {
         // message's blocks and two segments (at `count`'s lanes filled, the most) less what a
         // message costs the lanes more than one by one, which the threshold above cannot
         // count (it may leave some messages out): that share of the set-up must stay unpaid.
+        // (A part below zero that a fit gave is counted at its most: shared by one lane, and
+        // per message, whatever runs it: grouped, alone in a slot, refilling the lanes.)
+        let lane_message =
+            cost.message.min(cost.ragged + cost.refill.min(0.0)) + cost.group.min(0.0);
         for (count, each) in self.one_by_one_each.iter_mut().enumerate().skip(1) {
-            let filled = count.min(width);
-            let per_block = (self.single.step - cost.step / filled as f32).max(0.0);
-            let per_call = (self.single.call - cost.call / filled as f32).max(0.0);
-            let per_message = self.single.message - cost.message.min(cost.ragged);
+            let filled = count.min(width) as f32;
+            let shared = |part: f32| if part < 0.0 { part } else { part / filled };
+            let per_block = (self.single.step - shared(cost.step)).max(0.0);
+            let per_call = (self.single.call - shared(cost.call)).max(0.0);
+            let per_message = self.single.message - lane_message;
             let room = cost.setup / count as f32 - 2.0 * per_call - per_message;
             let below = if room < 0.0 {
                 0
@@ -260,9 +265,9 @@ impl Costs {
         self.floor.all_above(shape, bar) || self.estimates_above(shape, bar)
     }
 
-    /// Where a batch of `shape` is unsearched and ragged ([`few_ragged_one_by_one`]
-    /// (Self::few_ragged_one_by_one)), the time a lane kernel's estimate must exceed for one by
-    /// one to win; `None` for an equal batch and where the search pays.
+    /// The time a lane kernel's estimate must exceed for one by one to win, for a ragged batch
+    /// of `shape` whose plan is the estimate; `None` for an equal batch and where the search
+    /// pays (as [`few_ragged_one_by_one`](Self::few_ragged_one_by_one) answers).
     #[inline(always)]
     fn ragged_bar(&self, shape: &Shape) -> Option<f32> {
         if shape.equal {
@@ -286,8 +291,8 @@ impl Costs {
             .all(|&(width, cost)| crate::search::estimated_on_lanes(shape, width, cost) > bar)
     }
 
-    /// Whether [`few_ragged_one_by_one`](Self::few_ragged_one_by_one) settled a batch of
-    /// `shape` by the floors alone (tests).
+    /// For a batch of `shape` that [`few_ragged_one_by_one`](Self::few_ragged_one_by_one)
+    /// decides: whether every floor is above the bar, and whether every estimate is (tests).
     #[cfg(test)]
     pub(crate) fn ragged_floors_settle(&self, shape: &Shape) -> Option<(bool, bool)> {
         let bar = self.ragged_bar(shape)?;
