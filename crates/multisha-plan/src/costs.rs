@@ -141,8 +141,9 @@ impl Costs {
         self.count_one_by_one_blocks();
     }
 
-    /// Works out [`few_blocks`](Self::few_blocks)' thresholds from the costs, every lane
-    /// kernel's.
+    /// Works out the thresholds of [`few_blocks`](Self::few_blocks),
+    /// [`few_equal_in`](Self::few_equal_in) and [`few_one_block_in`](Self::few_one_block_in)
+    /// from the costs, every lane kernel's.
     fn count_one_by_one_blocks(&mut self) {
         self.one_by_one_blocks = [usize::MAX; MAX_LANES + 1];
         self.one_by_one_each = [usize::MAX; MAX_LANES + 1];
@@ -152,9 +153,9 @@ impl Costs {
         }
     }
 
-    /// Lowers [`few_blocks`](Self::few_blocks)' thresholds to where lane kernel `k`, with as
-    /// many lanes filled as there are messages, could win its set-up back. A process's first
-    /// batch runs this cold, once per lane kernel (33 thresholds, a few instructions each).
+    /// Lowers those thresholds to where lane kernel `k`, with as many lanes filled as there
+    /// are messages, could win its set-up back. A process's first batch runs this cold, once
+    /// per lane kernel (66 thresholds, a few instructions each, and two one-block answers).
     fn lower_one_by_one_blocks(&mut self, k: usize) {
         let (width, cost) = self.lanes[k];
         // Messages of one block each, up to `FEW_ONE_BLOCK` of them (two blocks and two

@@ -276,9 +276,7 @@ where
             let shape = Shape::new(count, lens, block_len, length_bytes);
             if costs.few_ragged_one_by_one(&shape) {
                 // The estimate's answer: counts towards measuring, as below.
-                if T::ACTS && !measured && calibrate::pending::<A>() {
-                    let _ = count_towards_measuring::<A>(costs, &shape);
-                }
+                let _ = count_if_estimated::<A, T>(costs, measured, &shape);
                 return to.one_by_one(published);
             }
             shape
@@ -330,13 +328,27 @@ where
     // (two SHA-256 SHA-NI lanes here).
     if known.is_some_and(Remembered::one_by_one) || !checked && costs.few_ragged_one_by_one(&shape)
     {
-        if T::ACTS && !measured && calibrate::pending::<A>() {
-            // Measured now if due: the next batches plan on the measured costs.
-            let _ = count_towards_measuring::<A>(costs, &shape);
-        }
+        // Measured now if due: the next batches plan on the measured costs.
+        let _ = count_if_estimated::<A, T>(costs, measured, &shape);
         return to.one_by_one(Some((costs, measured)));
     }
     plan_and_send::<A, T>(lens, to, costs, measured, narrow, &shape, known)
+}
+
+/// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` not
+/// `measured` (the estimates) while measuring is pending: [`count_towards_measuring`]. One
+/// flag and one load otherwise.
+#[inline(always)]
+fn count_if_estimated<A: Registered, T: Destination<A>>(
+    costs: &Costs,
+    measured: bool,
+    shape: &Shape,
+) -> Option<&'static (Costs, bool)> {
+    if T::ACTS && !measured && calibrate::pending::<A>() {
+        count_towards_measuring::<A>(costs, shape)
+    } else {
+        None
+    }
 }
 
 /// Counts a batch of totals `shape`, planned on the estimates `costs`, towards measuring the
@@ -389,18 +401,16 @@ where
         None => multisha_plan::plan_ragged(costs, shape, &lens, block_len, length_bytes),
     };
     let plan = plan_with(costs, measured, known);
-    if T::ACTS && !measured && calibrate::pending::<A>() {
-        // Planned on the estimates: the batch's work counts towards measuring the costs; where
-        // that is due now, the batch is planned again on the measured costs (not from the
-        // memo, whose plan was made on the estimates).
-        if let Some(&(ref costs, measured)) = count_towards_measuring::<A>(costs, shape) {
-            let plan = if narrow {
-                plan_with(&costs.without_lanes_over(NARROW_SLOTS), measured, None)
-            } else {
-                plan_with(costs, measured, None)
-            };
-            return to.plan(&plan, measured);
-        }
+    // Planned on the estimates: the batch's work counts towards measuring the costs; where that
+    // is due now, the batch is planned again on the measured costs (not from the memo, whose
+    // plan was made on the estimates).
+    if let Some(&(ref costs, measured)) = count_if_estimated::<A, T>(costs, measured, shape) {
+        let plan = if narrow {
+            plan_with(&costs.without_lanes_over(NARROW_SLOTS), measured, None)
+        } else {
+            plan_with(costs, measured, None)
+        };
+        return to.plan(&plan, measured);
     }
     to.plan(&plan, measured)
 }
