@@ -53,12 +53,12 @@ macro_rules! rounds4 {
 /// the σ1(w[t-2]) terms.
 macro_rules! next_words {
     // (`short` first: the plain arm would try to read it as an expression.) The same words
-    // with a shorter path from `$w3`, for a stream whose schedule cannot run
-    // ahead of its rounds (a message of one block, PBKDF2's blocks, made of the last digest),
-    // where the schedule's chain, one group after the other, sets the pace: `w[t-4]`, the
-    // one word of w[t-7..t-4] that `$w3` supplies, only adds to the last new word, which
-    // nothing else in `sha256msg2` reads, so it is added after it, and `sha256msg2` waits
-    // for `$w3` alone. Two instructions more than the plain form.
+    // with a shorter path from `$w3`, for a stream whose schedule cannot run ahead of its
+    // rounds (PBKDF2's blocks, made of the last digest; a message of one block on some cores:
+    // `one_block_pairs`), where the schedule's chain, one group after the other, sets the
+    // pace: `w[t-4]`, the one word of w[t-7..t-4] that `$w3` supplies, only adds to the last
+    // new word, which nothing else in `sha256msg2` reads, so it is added after it, and
+    // `sha256msg2` waits for `$w3` alone. Two instructions more than the plain form.
     (short $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
         _mm_add_epi32(
             _mm_sha256msg2_epu32(
@@ -67,6 +67,10 @@ macro_rules! next_words {
             ),
             _mm_slli_si128::<12>($w3),
         )
+    };
+    // The plain form by name, for a caller that picks the form with a token.
+    (plain $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
+        next_words!($w0, $w1, $w2, $w3)
     };
     ($w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
         _mm_sha256msg2_epu32(
@@ -80,12 +84,12 @@ macro_rules! next_words {
 }
 pub(crate) use next_words;
 
-/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`], the short
-/// chain), then run four rounds with it.
+/// Schedule `$w4` = w[t..t+4] from the previous sixteen words ([`next_words`] in the form
+/// `$form`: `short` or `plain`), then run four rounds with it.
 macro_rules! schedule_rounds4 {
-    ($abef:ident, $cdgh:ident,
+    ($form:ident, $abef:ident, $cdgh:ident,
      $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident, $i:literal) => {
-        $w4 = next_words!(short $w0, $w1, $w2, $w3);
+        $w4 = next_words!($form $w0, $w1, $w2, $w3);
         rounds4!($abef, $cdgh, $w4, $i);
     };
 }
@@ -181,25 +185,27 @@ macro_rules! message {
 }
 
 /// The 64 rounds of one block on the state `$abef`, `$cdgh` with the message words in `$w0..$w3`
-/// (a fifth schedule register `$w4`). No feed-forward.
+/// (a fifth schedule register `$w4`), the schedule in the form `$form` ([`next_words`]). No
+/// feed-forward.
 macro_rules! block_rounds {
-    ($abef:ident, $cdgh:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident) => {
+    ($form:ident,
+     $abef:ident, $cdgh:ident, $w0:ident, $w1:ident, $w2:ident, $w3:ident, $w4:ident) => {
         rounds4!($abef, $cdgh, $w0, 0);
         rounds4!($abef, $cdgh, $w1, 1);
         rounds4!($abef, $cdgh, $w2, 2);
         rounds4!($abef, $cdgh, $w3, 3);
-        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 4);
-        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 5);
-        schedule_rounds4!($abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 6);
-        schedule_rounds4!($abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 7);
-        schedule_rounds4!($abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 8);
-        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 9);
-        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 10);
-        schedule_rounds4!($abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 11);
-        schedule_rounds4!($abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 12);
-        schedule_rounds4!($abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 13);
-        schedule_rounds4!($abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 14);
-        schedule_rounds4!($abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 15);
+        schedule_rounds4!($form, $abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 4);
+        schedule_rounds4!($form, $abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 5);
+        schedule_rounds4!($form, $abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 6);
+        schedule_rounds4!($form, $abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 7);
+        schedule_rounds4!($form, $abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 8);
+        schedule_rounds4!($form, $abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 9);
+        schedule_rounds4!($form, $abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 10);
+        schedule_rounds4!($form, $abef, $cdgh, $w2, $w3, $w4, $w0, $w1, 11);
+        schedule_rounds4!($form, $abef, $cdgh, $w3, $w4, $w0, $w1, $w2, 12);
+        schedule_rounds4!($form, $abef, $cdgh, $w4, $w0, $w1, $w2, $w3, 13);
+        schedule_rounds4!($form, $abef, $cdgh, $w0, $w1, $w2, $w3, $w4, 14);
+        schedule_rounds4!($form, $abef, $cdgh, $w1, $w2, $w3, $w4, $w0, 15);
         let _ = ($w1, $w2, $w3, $w4);
     };
 }
@@ -211,7 +217,7 @@ macro_rules! compress_block {
         let (abef_in, cdgh_in) = ($abef, $cdgh);
         let (mut w0, mut w1, mut w2, mut w3) = ($w0, $w1, $w2, $w3);
         let mut w4;
-        block_rounds!($abef, $cdgh, w0, w1, w2, w3, w4);
+        block_rounds!(short, $abef, $cdgh, w0, w1, w2, w3, w4);
         $abef = _mm_add_epi32($abef, abef_in);
         $cdgh = _mm_add_epi32($cdgh, cdgh_in);
     }};
@@ -243,13 +249,14 @@ pub(crate) const PADDING_WK: [u32; 64] = {
 /// The final state (SHA-NI order) of the whole message of one block `$block` (`&[u8; 64]`)
 /// from the state `$iv_abef`, `$iv_cdgh`: the block's rounds, the feed-forward, the padding
 /// block's rounds on [`PADDING_WK`] (LLVM folds each round pair's words into a constant of
-/// its own), the feed-forward again.
+/// its own), the feed-forward again. The block's schedule in the form `$form` ([`next_words`]):
+/// which one is faster depends on the core ([`one_block_pairs`]).
 macro_rules! one_block_message {
-    ($iv_abef:expr, $iv_cdgh:expr, $block:expr) => {{
+    ($form:ident, $iv_abef:expr, $iv_cdgh:expr, $block:expr) => {{
         let (mut abef, mut cdgh) = ($iv_abef, $iv_cdgh);
         let [mut w0, mut w1, mut w2, mut w3] = block_words($block);
         let mut w4;
-        block_rounds!(abef, cdgh, w0, w1, w2, w3, w4);
+        block_rounds!($form, abef, cdgh, w0, w1, w2, w3, w4);
         abef = _mm_add_epi32(abef, $iv_abef);
         cdgh = _mm_add_epi32(cdgh, $iv_cdgh);
         let (mid_abef, mid_cdgh) = (abef, cdgh);
@@ -268,6 +275,51 @@ macro_rules! one_block_message {
 /// 37.6 as pairs (the `merkle_nodes` example).
 const PIPELINED_FROM: usize = 4;
 
+/// Messages of one block two side by side (hashtree's shape: each pair's rounds interleaved,
+/// the states in registers from the IV to the digest), an odd one first on its own, its
+/// schedule in the plain form where `plain` (else the short one): the two entries' shapes.
+///
+/// The odd one's words come from memory, not from the state, so its schedule could run
+/// ahead of the rounds in either form, and which is faster depends on the core: on an Intel
+/// Xeon with AMX the plain form (two instructions fewer a group) took one node from 1.09-1.12
+/// times hashtree's time to 1.07-1.08 (`sha256_pairs`, calls back to back), where on a Zen 4
+/// one-shot `sha256` of 64 bytes over different nodes took 74 ns with it against 57 with the
+/// short one. So the default entry, pipelined (which a Zen 4 measures faster), keeps the short
+/// form, and the pairs (which an Intel Xeon measures faster) take the plain one: the
+/// calibration's choice of shape carries both.
+#[inline(never)]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]], plain: bool) {
+    assert_eq!(blocks.len(), digests.len(), "a digest for every block");
+    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    let (iv_abef, iv_cdgh) = to_shani!(iv);
+    let paired = blocks.len() & !1;
+    let (pairs, last) = blocks.split_at(paired);
+    let (pair_outs, last_out) = digests.split_at_mut(paired);
+    if let ([block], [out]) = (last, last_out) {
+        // The odd one first, the IV still in registers: after the pairs' loop it came back
+        // from the stack, on the rounds' chain (one node 1.06-1.09 times hashtree's time
+        // against 1.04-1.06 first, on an Intel Xeon with AMX).
+        let (abef, cdgh) = if plain {
+            one_block_message!(plain, iv_abef, iv_cdgh, block)
+        } else {
+            one_block_message!(short, iv_abef, iv_cdgh, block)
+        };
+        store_digest!(abef, cdgh, out, bswap);
+    }
+    for (pair, out) in pairs.chunks_exact(2).zip(pair_outs.chunks_exact_mut(2)) {
+        let [first, second] = out else {
+            unreachable!("chunks of two")
+        };
+        crate::sha256_shani_x2::one_block_pair(
+            (iv_abef, iv_cdgh),
+            [pair[0], pair[1]],
+            &PADDING_WK,
+            [first, second],
+        );
+    }
+}
+
 multisha_contract::declare_variant! {
     /// The `shani` SHA-256 variant.
     pub static VARIANT: Sha256Compression = {
@@ -280,51 +332,31 @@ multisha_contract::declare_variant! {
         /// Messages of one block (64-byte Merkle nodes), the padding block's rounds on a
         /// constant `w + K`: four or more pipelined (`sha256_shani_nodes`: a pair's message
         /// blocks beside the last pair's padding blocks, four streams where a pair has two:
-        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), fewer through
-        /// [`hash_one_block_pairs`].
+        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), fewer as pairs,
+        /// an odd one on the short schedule ([`one_block_pairs`]).
         #[inline(never)]
         pub fn hash_one_block(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
             if blocks.len() < PIPELINED_FROM {
                 // (A call, not a second copy of the pairs' code: with two copies the compiler
                 // inlined the pair into neither, and 3 nodes took 62.4 ns a node against 60.4
                 // on an Intel Xeon.)
-                // SAFETY: the same features as this function's.
-                return unsafe { hash_one_block_pairs(iv, blocks, digests) };
+                return one_block_pairs(iv, blocks, digests, false);
             }
             assert_eq!(blocks.len(), digests.len(), "a digest for every block");
             crate::sha256_shani_nodes::hash_nodes(to_shani!(iv), blocks, digests);
         },
         one_block_alternative:
-        /// Messages of one block two side by side (hashtree's shape: each pair's rounds
-        /// interleaved, the states in registers from the IV to the digest), an odd one last on
-        /// its own, however many: faster than the pipeline where two streams already keep the SHA unit busy (on an
-        /// Intel Xeon with AMX, 53.6 ns a node against 56-58 at 4-8 nodes).
+        /// Messages of one block two side by side, however many, an odd one on the plain
+        /// schedule ([`one_block_pairs`]): faster than the pipeline where two streams already
+        /// keep the SHA unit busy (on an Intel Xeon with AMX, 53.6 ns a node against 56-58 at
+        /// 4-8 nodes).
         #[inline(never)]
         pub fn hash_one_block_pairs(
             iv: &[u32; 8],
             blocks: &[&[u8; 64]],
             digests: &mut [&mut [u8]],
         ) {
-            assert_eq!(blocks.len(), digests.len(), "a digest for every block");
-            let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-            let (iv_abef, iv_cdgh) = to_shani!(iv);
-            let mut pairs = blocks.chunks_exact(2);
-            let mut outs = digests.chunks_exact_mut(2);
-            for (pair, out) in (&mut pairs).zip(&mut outs) {
-                let [first, second] = out else {
-                    unreachable!("chunks of two")
-                };
-                crate::sha256_shani_x2::one_block_pair(
-                    (iv_abef, iv_cdgh),
-                    [pair[0], pair[1]],
-                    &PADDING_WK,
-                    [first, second],
-                );
-            }
-            if let ([block], [out]) = (pairs.remainder(), outs.into_remainder()) {
-                let (abef, cdgh) = one_block_message!(iv_abef, iv_cdgh, block);
-                store_digest!(abef, cdgh, out, bswap);
-            }
+            one_block_pairs(iv, blocks, digests, true);
         }
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
