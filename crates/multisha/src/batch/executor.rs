@@ -519,16 +519,18 @@ fn serial_in<H, M, D, S>(
                 1 => one_block_run::<H, M, D, 1>(entry, messages, i, 1, digests),
                 2 => one_block_run::<H, M, D, 2>(entry, messages, i, 2, digests),
                 3..=4 => one_block_run::<H, M, D, 4>(entry, messages, i, run, digests),
-                5..=8 => one_block_run::<H, M, D, 8>(entry, messages, i, run, digests),
-                9..=16 => one_block_run::<H, M, D, 16>(entry, messages, i, run, digests),
                 _ => one_block_run::<H, M, D, ONE_BLOCK_RUN>(entry, messages, i, run, digests),
             }
         };
     }
 }
 
-/// The most one-block messages [`serial_in`] passes to the one-block entry in one call.
-const ONE_BLOCK_RUN: usize = 32;
+/// The most one-block messages [`serial_in`] passes to the one-block entry in one call. Arrays
+/// of 16 or 32 references are built out of line and returned through the stack, whose copy
+/// stalls on store forwarding: 9 and 10 nodes took 1.05-1.06 times hashtree's time in one
+/// call against 1.00-1.01 as 8 and the rest (Intel Xeon with AMX). The pipelined shape of
+/// `shani`'s entry starts afresh every eight nodes, which cost it 2% at 12-16 nodes there.
+const ONE_BLOCK_RUN: usize = 8;
 
 /// Messages `i..i + count` (`count` at most `N`), each one block long, through the one-block
 /// entry `entry`, each digest into its slot; returns `count`.
