@@ -336,8 +336,8 @@ pub fn write_digest<W: Word>(state: &[W], out: &mut [u8]) {
 /// own byte swap and store. The compiler otherwise vectorises the words' byte swaps, and
 /// without SSSE3's `pshufb` (not in the baseline) that is seven shuffles a 16 bytes, which
 /// wait for the whole state and take the shuffle ports the next message's kernel wants: 2-8 x
-/// 32 B SHA-256 one by one took 1.03-1.05 times a loop of one-shot calls, 1.02 word by word
-/// (Intel Xeon with AMX). After lane kernels, many digests at once, the vectorised form is
+/// 32 B SHA-256 one by one took 1.03-1.05 times a loop of one-shot calls, 1.01-1.02 word by
+/// word (Intel Xeon with AMX). After lane kernels, many digests at once, the vectorised form is
 /// the faster (fewer instructions: 100 messages of 0-200 B 4% slower word by word).
 #[inline(always)]
 pub(crate) fn write_digest_after_kernel<W: Word>(state: &[W], out: &mut [u8]) {
