@@ -14,5 +14,5 @@ pub(crate) use slot::install_one_block_alternative;
 pub(crate) use slot::{
     Keyed, Slot, batch_work, chains, costs, current, estimated_costs, estimates, installed,
     installed_one_block, ladder, pinned_many, plan_memo, single_choice, single_declared_cost,
-    single_entries, single_variant,
+    single_entries, single_variant, with_ladder,
 };

@@ -476,6 +476,16 @@ pub(crate) fn ladder<A: Keyed>() -> LadderRef<A> {
     }
 }
 
+/// `f` of the lane kernels of `A` the CPU runs ([`ladder`]), by reference: no copy of the
+/// ladder once it is kept.
+#[inline(always)]
+pub(crate) fn with_ladder<A: Keyed, R>(f: impl FnOnce(&Ladder<A>) -> R) -> R {
+    match A::slot().ladder.get_ref() {
+        Some(ladder) => f(ladder),
+        None => f(&first_ladder::<A>()),
+    }
+}
+
 /// [`ladder`] at the first batch call: the registry read once and kept. A thread that finds
 /// another keeping it reads the registry for itself rather than wait (the other may have
 /// been preempted).
