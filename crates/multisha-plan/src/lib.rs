@@ -31,7 +31,8 @@
 //! lasted seconds (two streams slowed by 5-10%), so a process that measured in a busy phase
 //! plans its SHA-1 batches on two streams. Where two plans are that close, either can be the
 //! slower a moment later; [`LANES_MARGIN`] keeps lanes from winning on a predicted gain
-//! smaller than the model's error.
+//! smaller than the model's error, and [`WIDER_MARGIN`] keeps a wider lane kernel from
+//! winning so over a narrower one.
 //!
 //! # The search
 //! See [`search`] for the candidates and the predictions, and [`PLANNING_SHARE`] for the
@@ -56,7 +57,7 @@ pub use plan::{MAX_STAGES, Plan, Runner, Stage};
 #[cfg(feature = "std")]
 pub use search::every_plan_shape;
 pub use search::{
-    LANES_MARGIN, PLANNING_SHARE, all_on_lanes_time, estimate, one_by_one_wins, plan, plan_for,
-    plan_ragged, ragged_steps, unsearched,
+    LANES_MARGIN, PLANNING_SHARE, WIDER_MARGIN, all_on_lanes_time, estimate, one_by_one_wins, plan,
+    plan_for, plan_ragged, ragged_steps, unsearched,
 };
 pub use shape::{Shape, Tail};

@@ -9,7 +9,9 @@
 //! (those that would leave its lanes partly idle) on another lane kernel, on one by one, or on
 //! another lane kernel and then one by one. Each candidate's time is predicted from the costs
 //! ([`Cost`]: per use, group, call, step, and per message in a group or in a slot of its own)
-//! and the messages' blocks; the least wins.
+//! and the messages' blocks; the least wins, where plans on lane kernels of different widths
+//! are compared with [`WIDER_MARGIN`] per doubling of the lanes and the best of them with one
+//! by one with [`LANES_MARGIN`].
 //!
 //! The prediction, for `m` messages of `T` blocks in all (padding included) on `w` lanes:
 //! equal lengths run in groups of `w` (the last one partly filled), each one call per segment
@@ -44,6 +46,75 @@ use multisha_contract::{Cost, MAX_LANES};
 /// lanes'. At 0.975, lanes stay within 3% of one by one for `e` up to 2.8%, and one by one
 /// within 5% of the lanes for `e` up to 1.2% (at 0.96: 3.6% and 0.4%).
 pub const LANES_MARGIN: f32 = 0.975;
+
+/// Between plans on lane kernels, one whose widest kernel has twice the lanes must be predicted
+/// to take at most this share of the other's time to be chosen (compounded per doubling). Wider
+/// kernels read more messages at once and refill more lanes as messages end, which the model
+/// prices from small batches in the L1 cache: on an Intel Xeon (AMX generation), SHA-1 and
+/// SHA-256 batches of 64-300 messages of 0-1 KiB and 0-8 KiB were predicted within 4% either
+/// way on `avx512-x32` and `avx512-x16`, a near-tie that flipped between processes, and ran
+/// 7-23% slower on `avx512-x32`. Where the wider kernel does gain (on an AMD Zen 4 and Zen 5,
+/// 1.01-1.18 times the narrower's speed), only a gain predicted under 2.5% is forgone. Against
+/// one by one, [`LANES_MARGIN`] alone applies.
+pub const WIDER_MARGIN: f32 = 0.975;
+
+/// The lanes of the widest lane kernel `plan` runs on (1: one by one only).
+fn widest(costs: &Costs, plan: &Plan) -> usize {
+    plan.stages()
+        .map(|stage| match stage.runner {
+            Runner::Lanes(k) => costs.lane_kernels()[k].0,
+            Runner::OneByOne => 1,
+        })
+        .max()
+        .unwrap_or(1)
+}
+
+/// The predicted time `predicted` of a plan whose widest lane kernel has `lanes` lanes, as
+/// plans on lane kernels are compared with one another: divided by [`WIDER_MARGIN`] once per
+/// doubling of the lanes, so at least the predicted time.
+fn weighed(predicted: f32, lanes: usize) -> f32 {
+    (0..lanes.trailing_zeros()).fold(predicted, |weighed, _| weighed / WIDER_MARGIN)
+}
+
+/// The best of the candidate plans of some messages: plans on lane kernels compared with one
+/// another by [`weighed`] time, each kept only where predicted under `limit` (one by one's
+/// time, with the margin the caller applies); one by one where none is.
+struct Best {
+    one_by_one: Plan,
+    limit: f32,
+    /// The best plan on lane kernels so far, with its weighed time.
+    lanes: Option<(Plan, f32)>,
+}
+
+impl Best {
+    /// One by one's `plan`, and the share of its time a plan on lane kernels must stay under.
+    fn new(one_by_one: Plan, margin: f32) -> Self {
+        Self {
+            one_by_one,
+            limit: margin * one_by_one.predicted,
+            lanes: None,
+        }
+    }
+
+    /// The predicted time a plan on lane kernels must be under to be kept: the limit, and
+    /// the best one's weighed time (a plan's weighed time is at least its predicted time).
+    fn bound(&self) -> f32 {
+        self.lanes
+            .map_or(self.limit, |(_, weighed)| weighed.min(self.limit))
+    }
+
+    /// `plan`, on lane kernels of at most `lanes` lanes, as a candidate.
+    fn offer(&mut self, plan: Plan, lanes: usize) {
+        let weighed = weighed(plan.predicted, lanes);
+        if plan.predicted < self.limit && self.lanes.is_none_or(|(_, best)| weighed < best) {
+            self.lanes = Some((plan, weighed));
+        }
+    }
+
+    fn chosen(self) -> Plan {
+        self.lanes.map_or(self.one_by_one, |(plan, _)| plan)
+    }
+}
 
 /// Messages as the cost model counts them: how many, their blocks and segments in all, the
 /// longest's blocks, the last one's (the shortest, in start order), and whether all have one
@@ -410,17 +481,12 @@ pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
         count,
         costs.single_cost().time(segments, blocks, count, 0),
     );
-    let mut best = one_by_one;
+    let mut best = Best::new(one_by_one, LANES_MARGIN);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = estimated_on_lanes(shape, width, cost);
-        if whole < best.predicted {
-            best = Plan::all_on(Runner::Lanes(k), count, whole);
-        }
+        best.offer(Plan::all_on(Runner::Lanes(k), count, whole), width);
     }
-    if best.predicted > LANES_MARGIN * one_by_one.predicted {
-        return one_by_one;
-    }
-    best
+    best.chosen()
 }
 
 /// The [`estimate`] of a ragged batch of `shape` all on a lane kernel of `width` lanes and
@@ -459,12 +525,12 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
         all.count,
         single_time(costs.single_cost(), &all),
     );
-    let mut best = one_by_one;
+    // Lanes within the model's error of one by one, which has no set-up to misjudge, are
+    // not kept.
+    let mut best = Best::new(one_by_one, LANES_MARGIN);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = lanes_time(width, cost, &all, tail);
-        if whole < best.predicted {
-            best = Plan::all_on(Runner::Lanes(k), all.count, whole);
-        }
+        best.offer(Plan::all_on(Runner::Lanes(k), all.count, whole), width);
     }
     let mut tails = TailPlans::new(costs, shape, tail);
     let end = shape.tail_len();
@@ -480,7 +546,7 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
             }
             // No head on this kernel can win: its set-up and its share of the blocks.
             let floor = cost.setup + cost.step * per_lane(all.blocks - rest, width) as f32;
-            if floor >= best.predicted {
+            if floor >= best.bound() {
                 continue;
             }
             let last = Part::of_tail(shape, tail, end - rest, end);
@@ -501,25 +567,21 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
                 known: all.known.map(|_| (0, end - rest)),
             };
             let first = lanes_time(width, cost, &head, tail);
-            if first >= best.predicted {
+            if first >= best.bound() {
                 continue;
             }
-            let rest_plan = tails.best(rest, best.predicted - first);
-            if first + rest_plan.predicted < best.predicted {
+            let rest_plan = tails.best(rest, best.bound() - first);
+            if first + rest_plan.predicted < best.bound() {
                 let mut plan = Plan::all_on(Runner::Lanes(k), head.count, first);
                 for stage in rest_plan.stages() {
                     plan = plan.then(stage, 0.0);
                 }
                 plan.predicted += rest_plan.predicted;
-                best = plan;
+                best.offer(plan, width.max(widest(costs, &rest_plan)));
             }
         }
     }
-    if best.predicted > LANES_MARGIN * one_by_one.predicted {
-        // Within the model's error of one by one, which has no set-up to misjudge.
-        return one_by_one;
-    }
-    best
+    best.chosen()
 }
 
 /// The best plans of the last messages, each found once.
@@ -553,19 +615,20 @@ impl<'a> TailPlans<'a> {
         let (shape, tail) = (self.shape, self.tail);
         let part = Part::of_tail(shape, tail, end - rest, end);
         let costs = self.costs;
-        let mut best = Plan::all_on(
-            Runner::OneByOne,
-            rest,
-            single_time(costs.single_cost(), &part),
+        let mut best = Best::new(
+            Plan::all_on(
+                Runner::OneByOne,
+                rest,
+                single_time(costs.single_cost(), &part),
+            ),
+            1.0,
         );
         for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
-            if cost.setup >= bound.min(best.predicted) {
+            if cost.setup >= bound.min(best.bound()) {
                 continue;
             }
             let whole = lanes_time(width, cost, &part, tail);
-            if whole < best.predicted {
-                best = Plan::all_on(Runner::Lanes(k), rest, whole);
-            }
+            best.offer(Plan::all_on(Runner::Lanes(k), rest, whole), width);
             let last = rest & (width - 1);
             if last > 0 && last < rest {
                 let head = Part::of_tail(shape, tail, end - rest, end - last);
@@ -574,15 +637,17 @@ impl<'a> TailPlans<'a> {
                     costs.single_cost(),
                     &Part::of_tail(shape, tail, end - last, end),
                 );
-                if on_lanes + alone < best.predicted {
-                    let stage = Stage {
-                        runner: Runner::OneByOne,
-                        count: last,
-                    };
-                    best = Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(stage, alone);
-                }
+                let stage = Stage {
+                    runner: Runner::OneByOne,
+                    count: last,
+                };
+                best.offer(
+                    Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(stage, alone),
+                    width,
+                );
             }
         }
+        let best = best.chosen();
         if self.len < self.found.len() {
             self.found[self.len] = (rest, best);
             self.len += 1;
@@ -952,14 +1017,20 @@ mod tests {
                 let chosen = plan(&costs, &shape.0, &shape.1);
                 assert_eq!(chosen.stages().map(|s| s.count).sum::<usize>(), count);
                 let runners = (0..costs.len).map(Runner::Lanes).chain([Runner::OneByOne]);
-                // One by one may be kept against a kernel predicted faster by the margin.
-                let slack = if chosen.stages().all(|s| s.runner == Runner::OneByOne) {
-                    1.0 / LANES_MARGIN
-                } else {
-                    1.0
-                };
+                // One by one may be kept against a kernel predicted faster by the margin, and
+                // narrower lanes against wider ones by the width margin per doubling (the
+                // chosen plan's widest kernel against the other's), never more.
+                let one_by_one = chosen.stages().all(|s| s.runner == Runner::OneByOne);
+                let chosen_lanes = widest(&costs, &chosen);
                 for runner in runners {
                     let other = alone(&costs, &shape, runner);
+                    let slack = match runner {
+                        Runner::Lanes(_) if one_by_one => 1.0 / LANES_MARGIN,
+                        Runner::Lanes(k) if costs.lanes[k].0 > chosen_lanes => {
+                            weighed(1.0, costs.lanes[k].0) / weighed(1.0, chosen_lanes)
+                        }
+                        _ => 1.0,
+                    };
                     assert!(
                         chosen.predicted <= other * slack * 1.0001,
                         "{table}: {count} messages: {chosen} against {runner:?} {other}"
@@ -1246,6 +1317,28 @@ mod tests {
         }
     }
 
+    /// Of two lane kernels, the one with twice the lanes is chosen only where predicted to
+    /// take at most [`WIDER_MARGIN`] of the other's time: by the search (equal and ragged
+    /// batches) and by the estimate.
+    #[test]
+    fn a_wider_kernel_must_be_predicted_faster_by_the_width_margin() {
+        let single = Cost::new(0.0, 12.0, 48.0);
+        let mut rng = TestRng::new(0x3232);
+        let ragged: Vec<usize> = (0..300).map(|_| rng.below(1025)).collect();
+        for (share, wide) in [(0.99, false), (WIDER_MARGIN + 0.005, false), (0.95, true)] {
+            let mut costs = Costs::single_only(single);
+            costs.push(16, Cost::new(100.0, 0.0, 160.0));
+            costs.push(32, Cost::new(100.0, 0.0, 320.0 * share));
+            let expected = if wide { 32 } else { 16 };
+            for lens in [&[4096; 64][..], &ragged[..]] {
+                let searched = plan_of(&costs, lens);
+                assert_eq!(widest(&costs, &searched), expected, "{share}: {searched}");
+            }
+            let estimated = estimate(&costs, &shape(&ragged).0);
+            assert_eq!(widest(&costs, &estimated), expected, "{share}: {estimated}");
+        }
+    }
+
     #[test]
     fn the_readme_states_the_margin() {
         let readme = include_str!("../../../README.md");
@@ -1254,6 +1347,11 @@ mod tests {
             ((1.0 - LANES_MARGIN) * 1000.0).round() / 10.0
         );
         assert!(readme.contains(&stated), "README must say \"{stated}\"");
+        let wider = std::format!(
+            "twice the lanes {}% faster",
+            ((1.0 - WIDER_MARGIN) * 1000.0).round() / 10.0
+        );
+        assert!(readme.contains(&wider), "README must say \"{wider}\"");
     }
 
     #[test]
