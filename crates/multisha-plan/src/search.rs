@@ -72,6 +72,7 @@ fn widest(costs: &Costs, plan: &Plan) -> usize {
 /// The predicted time `predicted` of a plan whose widest lane kernel has `lanes` lanes, as
 /// plans on lane kernels are compared with one another: divided by [`WIDER_MARGIN`] once per
 /// doubling of the lanes, so at least the predicted time.
+#[inline(always)]
 fn weighed(predicted: f32, lanes: usize) -> f32 {
     (0..lanes.trailing_zeros()).fold(predicted, |weighed, _| weighed / WIDER_MARGIN)
 }
@@ -88,6 +89,7 @@ struct Best {
 
 impl Best {
     /// One by one's `plan`, and the share of its time a plan on lane kernels must stay under.
+    #[inline(always)]
     fn new(one_by_one: Plan, margin: f32) -> Self {
         Self {
             one_by_one,
@@ -98,12 +100,14 @@ impl Best {
 
     /// The predicted time a plan on lane kernels must be under to be kept: the limit, and
     /// the best one's weighed time (a plan's weighed time is at least its predicted time).
+    #[inline(always)]
     fn bound(&self) -> f32 {
         self.lanes
             .map_or(self.limit, |(_, weighed)| weighed.min(self.limit))
     }
 
     /// `plan`, on lane kernels of at most `lanes` lanes, as a candidate.
+    #[inline(always)]
     fn offer(&mut self, plan: Plan, lanes: usize) {
         let weighed = weighed(plan.predicted, lanes);
         if plan.predicted < self.limit && self.lanes.is_none_or(|(_, best)| weighed < best) {
@@ -111,6 +115,7 @@ impl Best {
         }
     }
 
+    #[inline(always)]
     fn chosen(self) -> Plan {
         self.lanes.map_or(self.one_by_one, |(plan, _)| plan)
     }
