@@ -82,6 +82,11 @@ pub struct Shape {
     pub shared_padding: bool,
 }
 
+/// The blocks of fewer than this many messages sum without overflow, whatever their lengths:
+/// a message has at most `usize::MAX / 64 + 1` blocks of 64 bytes or more ([`message_blocks`]:
+/// the length field added, saturating, shifted, plus one).
+pub const PLAIN_SUM: usize = 32;
+
 /// Blocks (summed with `add`), segments, longest and shortest length, and whether all are of
 /// length `first`, of `count` messages of lengths `lens`: [`Shape::new`]'s pass.
 #[inline(always)]
@@ -174,13 +179,12 @@ impl Shape {
             return shape;
         }
         let first = lens(0);
-        // A message has at most `usize::MAX / 64 + 1` blocks (of 64 bytes or more), so the
-        // blocks of fewer than 32 messages sum with plain adds: a chain of saturating adds (a
-        // compare and a move each) was 1-2% of a batch of 9 short messages one by one. More
-        // are summed saturating (aliased messages of gigabytes can sum past a 32-bit `usize`,
-        // and `engine::batch_plan` takes any lengths). Segments, two a message at most, never
+        // Plain adds where they cannot overflow: a chain of saturating adds (a compare and a
+        // move each) was 1-2% of a batch of 9 short messages one by one. More messages are
+        // summed saturating (aliased messages of gigabytes can sum past a 32-bit `usize`, and
+        // `engine::batch_plan` takes any lengths). Segments, two a message at most, never
         // overflow.
-        let (blocks, segments, longest, shortest, equal) = if count < 32 {
+        let (blocks, segments, longest, shortest, equal) = if count < PLAIN_SUM {
             totals(count, &lens, first, block_len, length_bytes, |a, b| a + b)
         } else {
             totals(
@@ -310,6 +314,25 @@ impl Shape {
         match self.tail_len {
             0 => 0,
             n => self.tail_part(tail, n - 1, n).3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PLAIN_SUM, Shape};
+
+    /// The longest lengths sum exactly below [`PLAIN_SUM`] messages (plain adds, which a debug
+    /// build checks for overflow) and saturate past it, for 64- and 128-byte blocks.
+    #[test]
+    fn blocks_of_the_longest_lengths_sum_without_overflow() {
+        for (block_len, length_bytes, each) in [(64, 8, 1usize << 58), (128, 16, 1usize << 57)] {
+            let few = Shape::new(PLAIN_SUM - 1, |_| usize::MAX, block_len, length_bytes);
+            assert_eq!(few.blocks, (PLAIN_SUM - 1) * each);
+            assert_eq!(few.segments, 2 * (PLAIN_SUM - 1));
+            let many = Shape::new(1 << 8, |i| usize::MAX - i, block_len, length_bytes);
+            assert_eq!(many.blocks, usize::MAX, "saturated");
+            assert_eq!(many.longest, each);
         }
     }
 }

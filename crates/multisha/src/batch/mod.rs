@@ -194,10 +194,8 @@ where
 /// equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to 3.)
 const READ_AT_ONCE: usize = 8;
 
-// A message has at most `usize::MAX / 64 + 1` blocks of 64 bytes or more (the length field
-// added, shifted, plus one), so the blocks of fewer than 32 messages sum without overflow,
-// whatever lengths `engine::batch_plan` is given.
-const _: () = assert!(READ_AT_ONCE < 32);
+// The blocks of a few messages are summed with plain adds ([`route`]).
+const _: () = assert!(READ_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
 
 /// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
 /// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
@@ -256,7 +254,7 @@ where
             checked = true;
             let first = lens(0);
             // Plain adds (no saturating chain of compares and moves: 2% of 8 x 32 B SHA-1 on
-            // the lanes): fewer than 32 messages cannot overflow the sum (below).
+            // the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`).
             let (blocks, equal) = (0..count).fold((0usize, true), |(sum, equal), i| {
                 let len = lens(i);
                 let blocks = message_blocks(len, block_len, length_bytes).0;
