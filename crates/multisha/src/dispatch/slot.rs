@@ -476,14 +476,11 @@ pub(crate) fn ladder<A: Keyed>() -> LadderRef<A> {
     }
 }
 
-/// `f` of the lane kernels of `A` the CPU runs ([`ladder`]), by reference: no copy of the
-/// ladder once it is kept.
+/// `f` of the lane kernels of `A` the CPU runs ([`ladder`]), by reference: the `LadderRef`
+/// stays where it is made (moved, it is a copy of the whole ladder).
 #[inline(always)]
 pub(crate) fn with_ladder<A: Keyed, R>(f: impl FnOnce(&Ladder<A>) -> R) -> R {
-    match A::slot().ladder.get_ref() {
-        Some(ladder) => f(ladder),
-        None => f(&first_ladder::<A>()),
-    }
+    f(&ladder::<A>())
 }
 
 /// [`ladder`] at the first batch call: the registry read once and kept. A thread that finds
