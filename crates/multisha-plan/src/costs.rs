@@ -2,12 +2,32 @@
 //! thresholds worked out from those costs once, so that the smallest batches are planned
 //! from their totals in one compare.
 
+use crate::plan::Runner;
 use crate::shape::Shape;
 use multisha_contract::{Cost, MAX_LANES};
 
 /// The most one-block messages [`Costs::few_one_block_in`] answers for: the few that the
 /// batch functions settle before the planner.
 pub const FEW_ONE_BLOCK: usize = 3;
+
+/// What a small ragged batch comes to ([`Costs::few_ragged`]).
+///
+/// [`Plan::all_on`]: crate::Plan::all_on
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FewRagged {
+    /// The search pays, or the batch is equal: the planner plans it.
+    Search,
+    /// One by one.
+    OneByOne,
+    /// All on lane kernel `kernel`, predicted to take `predicted` nanoseconds: the batch's
+    /// estimate ([`Plan::all_on`] that kernel).
+    Lanes {
+        /// Which lane kernel of the costs.
+        kernel: usize,
+        /// Its predicted time.
+        predicted: f32,
+    },
+}
 
 /// At most this many lane kernels per algorithm take part in a plan.
 pub const MAX_KERNELS: usize = 8;
@@ -246,24 +266,32 @@ impl Costs {
         count <= 1 || (count <= FEW_ONE_BLOCK && self.one_block_one_by_one & (1 << count) != 0)
     }
 
-    /// Whether a batch of `shape`, its messages of differing lengths, goes one by one where
-    /// its plan is the [`estimate`](crate::estimate), a batch too small for the search to pay
-    /// ([`unsearched`](crate::unsearched)): the estimate's answer from the same totals, without
-    /// making a plan, a few multiplies a lane kernel; `false` for an equal batch and where the
-    /// search pays. Where [`few_blocks`](Self::few_blocks) counts every block as one a lane
-    /// kernel could save, a few messages take at least the longest's steps: 3 SHA-1 messages
-    /// of 1, 139 and 170 bytes took 30 ns of their 250 to be planned one by one through the
-    /// estimate and its plans.
+    /// What a batch of `shape`, its messages of differing lengths, comes to where its plan is
+    /// the [`estimate`](crate::estimate), a batch too small for the search to pay
+    /// ([`unsearched`](crate::unsearched)): one by one, settled by every lane kernel's floor
+    /// where they can (no estimate made), else the estimate itself, made once (the batch
+    /// functions run it as it is, rather than planning the batch again: 9 ns of 20 SHA-1
+    /// messages of 0-200 bytes on `avx512-x16`); [`FewRagged::Search`] for an equal batch and
+    /// where the search pays. Where [`few_blocks`](Self::few_blocks) counts every block as
+    /// one a lane kernel could save, a few messages take at least the longest's steps: 3 SHA-1
+    /// messages of 1, 139 and 170 bytes took 30 ns of their 250 to be planned one by one
+    /// through the estimate and its plans.
     #[inline]
-    pub fn few_ragged_one_by_one(&self, shape: &Shape) -> bool {
+    pub fn few_ragged(&self, shape: &Shape) -> FewRagged {
         let Some(bar) = self.ragged_bar(shape) else {
-            return false;
+            return FewRagged::Search;
         };
         // Most small ragged batches are settled by every kernel's floor, side by side (3 SHA-256
         // messages of 1, 139 and 170 bytes: 5 ns with their totals, against 12.6 for the
-        // estimates one kernel after the other, on an Intel Xeon); the estimates only where a
+        // estimates one kernel after the other, on an Intel Xeon); the estimate only where a
         // floor comes close.
-        self.floor.all_above(shape, bar) || self.estimates_above(shape, bar)
+        if self.floor.all_above(shape, bar) {
+            return FewRagged::OneByOne;
+        }
+        match crate::search::estimated_runner(self, shape) {
+            (Runner::Lanes(kernel), predicted) => FewRagged::Lanes { kernel, predicted },
+            (Runner::OneByOne, _) => FewRagged::OneByOne,
+        }
     }
 
     /// The time a lane kernel's estimate must exceed for one by one to win, for a ragged batch
@@ -284,22 +312,16 @@ impl Costs {
         Some(crate::LANES_MARGIN * one_by_one)
     }
 
-    /// Whether every lane kernel's estimate for a batch of `shape` all on it exceeds `bar`.
-    #[inline(always)]
-    fn estimates_above(&self, shape: &Shape, bar: f32) -> bool {
-        self.lane_kernels()
-            .iter()
-            .all(|&(width, cost)| crate::search::estimated_on_lanes(shape, width, cost) > bar)
-    }
-
-    /// For a batch of `shape` that [`few_ragged_one_by_one`](Self::few_ragged_one_by_one)
-    /// decides: whether every floor is above the bar, and whether every estimate is (tests).
+    /// For a batch of `shape` that [`few_ragged`](Self::few_ragged) decides: whether every
+    /// floor is above the bar, and whether every lane kernel's estimate is (tests).
     #[cfg(test)]
     pub(crate) fn ragged_floors_settle(&self, shape: &Shape) -> Option<(bool, bool)> {
         let bar = self.ragged_bar(shape)?;
         Some((
             self.floor.all_above(shape, bar),
-            self.estimates_above(shape, bar),
+            self.lane_kernels()
+                .iter()
+                .all(|&(width, cost)| crate::search::estimated_on_lanes(shape, width, cost) > bar),
         ))
     }
 

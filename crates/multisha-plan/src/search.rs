@@ -27,9 +27,8 @@
 //! the lanes simulated) runs only where it costs at most [`PLANNING_SHARE`] of the batch's
 //! predicted time; a smaller ragged batch takes the [`estimate`] from its totals, a few
 //! nanoseconds a lane kernel, and the smallest go one by one on a sum of their blocks
-//! ([`Costs::few_blocks`]) or, of differing lengths, on the estimate's answer without its
-//! plans ([`Costs::few_ragged_one_by_one`]). Equal batches need no reading; their plans are
-//! remembered.
+//! ([`Costs::few_blocks`]) or, of differing lengths, on their floors or the estimate made
+//! once ([`Costs::few_ragged`]). Equal batches need no reading; their plans are remembered.
 
 use crate::costs::{Costs, lanes_hopeless};
 use crate::plan::{Plan, Runner, Stage};
@@ -74,26 +73,44 @@ fn widest(costs: &Costs, plan: &Plan) -> usize {
 /// doubling of the lanes, so at least the predicted time.
 #[inline(always)]
 fn weighed(predicted: f32, lanes: usize) -> f32 {
-    (0..lanes.trailing_zeros()).fold(predicted, |weighed, _| weighed / WIDER_MARGIN)
+    let doublings = (lanes.trailing_zeros() as usize).min(WEIGHTS.len() - 1);
+    predicted * WEIGHTS[doublings]
 }
+
+/// [`weighed`]'s factor for each number of doublings of the lanes: `1 / WIDER_MARGIN^k`. One
+/// multiply, not `k` divisions: a chain of four or five of those (some 11 cycles each) per
+/// lane kernel was a third of every estimate (18 ns for three kernels, Intel Xeon).
+const WEIGHTS: [f32; MAX_LANES.trailing_zeros() as usize + 1] = {
+    let mut weights = [1.0; MAX_LANES.trailing_zeros() as usize + 1];
+    let mut k = 1;
+    while k < weights.len() {
+        weights[k] = weights[k - 1] / WIDER_MARGIN;
+        k += 1;
+    }
+    weights
+};
 
 /// The best of the candidate plans of some messages: plans on lane kernels compared with one
 /// another by [`weighed`] time, each kept only where predicted under `limit` (one by one's
-/// time, with the margin the caller applies); one by one where none is.
-struct Best {
-    one_by_one: Plan,
+/// time, with the margin the caller applies); one by one where none is. A candidate is a
+/// [`Plan`], or where every candidate is one stage, its runner and predicted time: a `Plan`
+/// copied out of the choice, after the fields of each candidate were stored one by one, cost
+/// a store-forwarding stall (30% of an estimate, Intel Xeon).
+struct Best<T> {
+    one_by_one: T,
     limit: f32,
-    /// The best plan on lane kernels so far, with its weighed time.
-    lanes: Option<(Plan, f32)>,
+    /// The best candidate on lane kernels so far, with its weighed time.
+    lanes: Option<(T, f32)>,
 }
 
-impl Best {
-    /// One by one's `plan`, and the share of its time a plan on lane kernels must stay under.
+impl<T: Copy> Best<T> {
+    /// One by one's candidate and its predicted time `one_by_one_ns`, and the share of that
+    /// time a plan on lane kernels must stay under.
     #[inline(always)]
-    fn new(one_by_one: Plan, margin: f32) -> Self {
+    fn new(one_by_one: T, one_by_one_ns: f32, margin: f32) -> Self {
         Self {
             one_by_one,
-            limit: margin * one_by_one.predicted,
+            limit: margin * one_by_one_ns,
             lanes: None,
         }
     }
@@ -106,18 +123,33 @@ impl Best {
             .map_or(self.limit, |(_, weighed)| weighed.min(self.limit))
     }
 
-    /// `plan`, on lane kernels of at most `lanes` lanes, as a candidate.
+    /// `candidate`, predicted to take `predicted` on lane kernels of at most `lanes` lanes.
     #[inline(always)]
-    fn offer(&mut self, plan: Plan, lanes: usize) {
-        let weighed = weighed(plan.predicted, lanes);
-        if plan.predicted < self.limit && self.lanes.is_none_or(|(_, best)| weighed < best) {
-            self.lanes = Some((plan, weighed));
+    fn offer(&mut self, candidate: T, predicted: f32, lanes: usize) {
+        let weighed = weighed(predicted, lanes);
+        if predicted < self.limit && self.lanes.is_none_or(|(_, best)| weighed < best) {
+            self.lanes = Some((candidate, weighed));
         }
     }
 
     #[inline(always)]
-    fn chosen(self) -> Plan {
-        self.lanes.map_or(self.one_by_one, |(plan, _)| plan)
+    fn chosen(self) -> T {
+        self.lanes
+            .map_or(self.one_by_one, |(candidate, _)| candidate)
+    }
+}
+
+impl Best<Plan> {
+    /// One by one's `plan`, and the share of its time a plan on lane kernels must stay under.
+    #[inline(always)]
+    fn of_plans(one_by_one: Plan, margin: f32) -> Self {
+        Self::new(one_by_one, one_by_one.predicted, margin)
+    }
+
+    /// `plan`, on lane kernels of at most `lanes` lanes, as a candidate.
+    #[inline(always)]
+    fn offer_plan(&mut self, plan: Plan, lanes: usize) {
+        self.offer(plan, plan.predicted, lanes);
     }
 }
 
@@ -475,21 +507,27 @@ pub(crate) fn search_ns_of(count: usize) -> f32 {
 /// least the longest's), which can only overshoot: where it errs, it errs towards one by one.
 #[inline]
 pub fn estimate(costs: &Costs, shape: &Shape) -> Plan {
+    let (runner, predicted) = estimated_runner(costs, shape);
+    Plan::all_on(runner, shape.count, predicted)
+}
+
+/// [`estimate`]'s choice, what runs all of the batch and its predicted time: no [`Plan`] made
+/// (one returned through memory, its fields stored one by one and then copied whole, cost a
+/// store-forwarding stall: a quarter of the route's own time on 6 SHA-1 messages of 0-200
+/// bytes, Intel Xeon).
+#[inline(always)]
+pub(crate) fn estimated_runner(costs: &Costs, shape: &Shape) -> (Runner, f32) {
     let Shape {
         count,
         blocks,
         segments,
         ..
     } = *shape;
-    let one_by_one = Plan::all_on(
-        Runner::OneByOne,
-        count,
-        costs.single_cost().time(segments, blocks, count, 0),
-    );
-    let mut best = Best::new(one_by_one, LANES_MARGIN);
+    let one_by_one = costs.single_cost().time(segments, blocks, count, 0);
+    let mut best = Best::new((Runner::OneByOne, one_by_one), one_by_one, LANES_MARGIN);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = estimated_on_lanes(shape, width, cost);
-        best.offer(Plan::all_on(Runner::Lanes(k), count, whole), width);
+        best.offer((Runner::Lanes(k), whole), whole, width);
     }
     best.chosen()
 }
@@ -532,10 +570,10 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     );
     // Lanes within the model's error of one by one, which has no set-up to misjudge, are
     // not kept.
-    let mut best = Best::new(one_by_one, LANES_MARGIN);
+    let mut best = Best::of_plans(one_by_one, LANES_MARGIN);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = lanes_time(width, cost, &all, tail);
-        best.offer(Plan::all_on(Runner::Lanes(k), all.count, whole), width);
+        best.offer_plan(Plan::all_on(Runner::Lanes(k), all.count, whole), width);
     }
     let mut tails = TailPlans::new(costs, shape, tail);
     let end = shape.tail_len();
@@ -582,7 +620,7 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
                     plan = plan.then(stage, 0.0);
                 }
                 plan.predicted += rest_plan.predicted;
-                best.offer(plan, width.max(widest(costs, &rest_plan)));
+                best.offer_plan(plan, width.max(widest(costs, &rest_plan)));
             }
         }
     }
@@ -620,7 +658,7 @@ impl<'a> TailPlans<'a> {
         let (shape, tail) = (self.shape, self.tail);
         let part = Part::of_tail(shape, tail, end - rest, end);
         let costs = self.costs;
-        let mut best = Best::new(
+        let mut best = Best::of_plans(
             Plan::all_on(
                 Runner::OneByOne,
                 rest,
@@ -633,7 +671,7 @@ impl<'a> TailPlans<'a> {
                 continue;
             }
             let whole = lanes_time(width, cost, &part, tail);
-            best.offer(Plan::all_on(Runner::Lanes(k), rest, whole), width);
+            best.offer_plan(Plan::all_on(Runner::Lanes(k), rest, whole), width);
             let last = rest & (width - 1);
             if last > 0 && last < rest {
                 let head = Part::of_tail(shape, tail, end - rest, end - last);
@@ -646,7 +684,7 @@ impl<'a> TailPlans<'a> {
                     runner: Runner::OneByOne,
                     count: last,
                 };
-                best.offer(
+                best.offer_plan(
                     Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(stage, alone),
                     width,
                 );
@@ -711,7 +749,7 @@ pub fn every_plan_shape(kernels: usize, count: usize) -> std::vec::Vec<Plan> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::costs::blocks_below_setup;
+    use crate::costs::{FewRagged, blocks_below_setup};
     use crate::shape::{ROTATION_BLOCKS, message_blocks};
 
     /// The one-by-one threshold never claims a block on which the exact test says the set-up
@@ -1171,10 +1209,11 @@ mod tests {
         );
     }
 
-    /// [`Costs::few_ragged_one_by_one`], what the batch functions ask of a small ragged
-    /// batch, answers as its plan would: one by one exactly where the [`estimate`] is, for
-    /// batches whose plan the estimate is ([`unsearched`]), and `false` where the search pays;
-    /// on the synthetic tables and on random ones (every part of a cost drawn).
+    /// [`Costs::few_ragged`], what the batch functions ask of a small ragged batch (and run as
+    /// it answers), answers as its plan would: one by one exactly where the [`estimate`] is,
+    /// and the estimate itself where it is on lanes, for batches whose plan the estimate is
+    /// ([`unsearched`]), and [`FewRagged::Search`] where the search pays; on the synthetic
+    /// tables and on random ones (every part of a cost drawn).
     #[test]
     fn the_one_by_one_answer_for_few_ragged_messages_is_the_plans() {
         let random = random_tables(0x10e5);
@@ -1184,6 +1223,7 @@ mod tests {
             .chain(random);
         let mut rng = TestRng::new(0x5e771e);
         let (mut one_by_one, mut lanes, mut searched, mut by_floors) = (0, 0, 0, 0);
+        let mut estimated = 0;
         for costs in all {
             for round in 0..300 {
                 let count = 2 + rng.below(if round % 3 == 0 { 40 } else { 8 });
@@ -1191,7 +1231,7 @@ mod tests {
                 let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
                 lens[count - 1] = lens[0] + 1;
                 let (shape, _) = shape(&lens);
-                let answer = costs.few_ragged_one_by_one(&shape);
+                let answer = costs.few_ragged(&shape);
                 // The kernels' floors settle a batch only where their estimates would.
                 if let Some((floors, estimates)) = costs.ragged_floors_settle(&shape) {
                     assert!(
@@ -1201,21 +1241,37 @@ mod tests {
                     by_floors += usize::from(floors);
                 }
                 match unsearched(&costs, &shape) {
+                    Some(plan) if plan.is_one_by_one() => {
+                        assert_eq!(answer, FewRagged::OneByOne, "{lens:?}: {plan} ({costs:?})");
+                        one_by_one += 1;
+                    }
+                    // (Or left to the planner, where one by one's time, not the estimate's,
+                    // would pay for the search: `plan_ragged` makes the same estimate.)
                     Some(plan) => {
-                        assert_eq!(answer, plan.is_one_by_one(), "{lens:?}: {plan} ({costs:?})");
-                        one_by_one += usize::from(answer);
-                        lanes += usize::from(!answer);
+                        assert!(
+                            matches!(answer, FewRagged::Lanes { .. } | FewRagged::Search),
+                            "{lens:?}: {answer:?}, not {plan} ({costs:?})"
+                        );
+                        lanes += 1;
                     }
                     None => {
-                        assert!(!answer, "{lens:?}: the search pays");
+                        assert_eq!(answer, FewRagged::Search, "{lens:?}: the search pays");
                         searched += 1;
                     }
+                }
+                // What the batch functions run is what the planner plans.
+                if let FewRagged::Lanes { kernel, predicted } = answer {
+                    estimated += 1;
+                    let planned = plan_ragged(&costs, &shape, |i| lens[i], 64, 8);
+                    let plan = Plan::all_on(Runner::Lanes(kernel), count, predicted);
+                    assert_eq!(plan, planned, "{lens:?} ({costs:?})");
                 }
             }
         }
         assert!(
-            one_by_one > 100 && lanes > 100 && searched > 100,
-            "cases: {one_by_one} one by one, {lanes} on lanes, {searched} searched"
+            one_by_one > 100 && lanes > 100 && searched > 100 && estimated > 100,
+            "cases: {one_by_one} one by one, {lanes} on lanes ({estimated} answered with the \
+             estimate), {searched} searched"
         );
         // Both ways of settling one by one occur: the floors, and the estimates where a floor
         // came close.

@@ -298,6 +298,7 @@ mod measure {
                     timed.two_blocks = timed.two_blocks.min(time(kernel, Messages::Full(1), 2));
                     timed.lone = timed.lone.min(time(kernel, Messages::Lone, 1));
                     timed.uneven = timed.uneven.min(time(kernel, Messages::Uneven, 1));
+                    time(kernel, Messages::Refills, 1);
                     timed.refills = timed.refills.min(time(kernel, Messages::Refills, 1));
                     // Its constant entry is code no other shape runs: warmed up first, as
                     // the first shape is (measured cold, the padded groups of `shani-x4`

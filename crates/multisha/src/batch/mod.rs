@@ -21,8 +21,8 @@ pub(crate) mod executor;
 mod start;
 
 pub(crate) use executor::{Digests, Flat, Messages, OneByOneKernel};
-use multisha_plan::Costs;
 use multisha_plan::Remembered;
+use multisha_plan::{Costs, FewRagged};
 pub(crate) use start::{AfterBlocks, FromIv, Start};
 
 use crate::dispatch::{self, Ladder};
@@ -238,8 +238,10 @@ where
     // lanes more; then (ragged) the other totals, and every lane kernel's floor above one by
     // one's time. Decided with every lane kernel, aliased messages or not: without some, one
     // by one only wins more (the planner finds it).
-    // Whether the totals were checked against those costs (not again, then).
+    // Whether the totals were checked against those costs (not again, then), and the plan
+    // that check made (a small ragged batch's estimate on lanes) with the costs it was made on.
     let mut checked = false;
+    let mut estimated = None;
     let shape = if count <= READ_AT_ONCE {
         'small: {
             let published = match dispatch::costs::<A>().get_ref() {
@@ -280,10 +282,16 @@ where
                 return to.one_by_one(published);
             }
             let shape = Shape::new(count, lens, block_len, length_bytes);
-            if costs.few_ragged_one_by_one(&shape) {
-                // The estimate's answer: counts towards measuring, as below.
-                let _ = count_if_estimated::<A, T>(costs, measured, &shape);
-                return to.one_by_one(published);
+            match costs.few_ragged(&shape) {
+                FewRagged::OneByOne => {
+                    // The estimate's answer: counts towards measuring, as below.
+                    let _ = count_if_estimated::<A, T>(costs, measured, &shape);
+                    return to.one_by_one(published);
+                }
+                FewRagged::Lanes { kernel, predicted } => {
+                    estimated = Some((kernel, predicted, costs as *const Costs));
+                }
+                FewRagged::Search => {}
             }
             shape
         }
@@ -332,13 +340,27 @@ where
     // bytes). Both count towards measuring, as every batch planned on the estimates does:
     // estimates that put a process's every batch one by one are what measuring may correct
     // (two SHA-256 SHA-NI lanes here).
-    if known.is_some_and(Remembered::one_by_one) || !checked && costs.few_ragged_one_by_one(&shape)
-    {
-        // Measured now if due: the next batches plan on the measured costs.
+    // The estimate made above is the plan where it was made on these costs (not others
+    // published since, nor the narrowed ones).
+    let mut estimated = estimated
+        .filter(|&(_, _, on)| core::ptr::eq(on, costs))
+        .map(|(kernel, predicted, _)| (kernel, predicted));
+    if !checked {
+        match costs.few_ragged(&shape) {
+            FewRagged::OneByOne => {
+                // Measured now if due: the next batches plan on the measured costs.
+                let _ = count_if_estimated::<A, T>(costs, measured, &shape);
+                return to.one_by_one(Some((costs, measured)));
+            }
+            FewRagged::Lanes { kernel, predicted } => estimated = Some((kernel, predicted)),
+            FewRagged::Search => {}
+        }
+    }
+    if known.is_some_and(Remembered::one_by_one) {
         let _ = count_if_estimated::<A, T>(costs, measured, &shape);
         return to.one_by_one(Some((costs, measured)));
     }
-    plan_and_send::<A, T>(lens, to, costs, measured, narrow, &shape, known)
+    plan_and_send::<A, T>(lens, to, costs, measured, narrow, &shape, known, estimated)
 }
 
 /// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` not
@@ -373,7 +395,8 @@ fn count_towards_measuring<A: Registered>(
 
 /// [`route`] past the smallest batches (of totals `shape`): plans the messages of lengths
 /// `lens` with `costs` (`measured` or estimated), or takes the plan `known` for an equal
-/// shape, and sends the plan to `to`. With `narrow` ([`page_aliased`] messages), the costs are
+/// shape or the estimate `estimated` (a lane kernel and its predicted time, made on `costs`)
+/// for a small ragged one, and sends the plan to `to`. With `narrow` ([`page_aliased`] messages), the costs are
 /// without the kernels of more than sixteen lanes, and the plan is not remembered.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -385,6 +408,7 @@ fn plan_and_send<A, T>(
     narrow: bool,
     shape: &Shape,
     known: Option<Remembered>,
+    estimated: Option<(usize, f32)>,
 ) -> T::Out
 where
     A: Registered,
@@ -406,7 +430,10 @@ where
         }
         None => multisha_plan::plan_ragged(costs, shape, &lens, block_len, length_bytes),
     };
-    let plan = plan_with(costs, measured, known);
+    let plan = match estimated {
+        Some((kernel, predicted)) => Plan::all_on(Runner::Lanes(kernel), shape.count, predicted),
+        None => plan_with(costs, measured, known),
+    };
     // Planned on the estimates: the batch's work counts towards measuring the costs; where that
     // is due now, the batch is planned again on the measured costs (not from the memo, whose
     // plan was made on the estimates).
