@@ -11,8 +11,6 @@ use multisha_contract::{Cost, MAX_LANES};
 pub const FEW_ONE_BLOCK: usize = 3;
 
 /// What a small ragged batch comes to ([`Costs::few_ragged`]).
-///
-/// [`Plan::all_on`]: crate::Plan::all_on
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FewRagged {
     /// The search pays, or the batch is equal: the planner plans it.
@@ -20,7 +18,7 @@ pub enum FewRagged {
     /// One by one.
     OneByOne,
     /// All on lane kernel `kernel`, predicted to take `predicted` nanoseconds: the batch's
-    /// estimate ([`Plan::all_on`] that kernel).
+    /// estimate ([`Plan::all_on`](crate::Plan::all_on) that kernel).
     Lanes {
         /// Which lane kernel of the costs.
         kernel: usize,
