@@ -11,7 +11,15 @@
 use crate::timing::Stat;
 use multisha::HashFunction;
 use multisha::engine::{Algorithm, Interface, PinnedMany};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long each way runs untimed before each of its samples, at least (and one call). On an
+/// Intel Xeon (AMX generation) AVX-512 lanes after milliseconds of SHA-NI one by one ran
+/// slower for some tens of microseconds: 300 SHA-256 messages of 0-1 KiB, dispatched onto
+/// `avx512-x16` right after the loop of one-shot calls, measured 1.049-1.051 times the same
+/// kernel pinned (which the rotation puts after the dispatched way) with one call (52 us) run
+/// first, 1.025 with 50 us, 1.017 with 100 us.
+const WARM_UP: Duration = Duration::from_micros(100);
 
 /// One batch shape of the grid: its label and its message lengths.
 #[derive(Debug, Clone)]
@@ -226,7 +234,13 @@ fn measure<H: HashFunction>(
                 // warm; without this call, under `MULTISHA_CPU=-sha` the dispatched way's
                 // regret was about 1% higher on the grid's average cell, and the 64 and 300
                 // mixed batches (all on the pinned kernel's lanes) 1.03-1.07 for 1.02-1.05.
+                // One call was not enough where a call is short beside the vector units'
+                // warm-up ([`WARM_UP`]).
+                let warming = Instant::now();
                 (ways[i].1)(&messages, &mut out);
+                while warming.elapsed() < WARM_UP {
+                    (ways[i].1)(&messages, &mut out);
+                }
                 samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
             }
         }
