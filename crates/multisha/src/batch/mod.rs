@@ -396,8 +396,9 @@ fn count_towards_measuring<A: Registered>(
 /// [`route`] past the smallest batches (of totals `shape`): plans the messages of lengths
 /// `lens` with `costs` (`measured` or estimated), or takes the plan `known` for an equal
 /// shape or the estimate `estimated` (a lane kernel and its predicted time, made on `costs`)
-/// for a small ragged one, and sends the plan to `to`. With `narrow` ([`page_aliased`] messages), the costs are
-/// without the kernels of more than sixteen lanes, and the plan is not remembered.
+/// for a small ragged one, and sends the plan to `to`. With `narrow` ([`page_aliased`]
+/// messages), the costs are without the kernels of more than sixteen lanes, and the plan is
+/// not remembered.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn plan_and_send<A, T>(
