@@ -103,14 +103,33 @@ struct Best<T> {
     lanes: Option<(T, f32)>,
 }
 
-impl<T: Copy> Best<T> {
-    /// One by one's candidate and its predicted time `one_by_one_ns`, and the share of that
-    /// time a plan on lane kernels must stay under.
+/// A candidate of [`Best`]: its predicted time.
+trait Candidate: Copy {
+    fn predicted(&self) -> f32;
+}
+
+impl Candidate for Plan {
     #[inline(always)]
-    fn new(one_by_one: T, one_by_one_ns: f32, margin: f32) -> Self {
+    fn predicted(&self) -> f32 {
+        self.predicted
+    }
+}
+
+impl Candidate for (Runner, f32) {
+    #[inline(always)]
+    fn predicted(&self) -> f32 {
+        self.1
+    }
+}
+
+impl<T: Candidate> Best<T> {
+    /// One by one's candidate, and the share of its time a plan on lane kernels must stay
+    /// under.
+    #[inline(always)]
+    fn new(one_by_one: T, margin: f32) -> Self {
         Self {
             one_by_one,
-            limit: margin * one_by_one_ns,
+            limit: margin * one_by_one.predicted(),
             lanes: None,
         }
     }
@@ -123,9 +142,10 @@ impl<T: Copy> Best<T> {
             .map_or(self.limit, |(_, weighed)| weighed.min(self.limit))
     }
 
-    /// `candidate`, predicted to take `predicted` on lane kernels of at most `lanes` lanes.
+    /// `candidate`, on lane kernels of at most `lanes` lanes.
     #[inline(always)]
-    fn offer(&mut self, candidate: T, predicted: f32, lanes: usize) {
+    fn offer(&mut self, candidate: T, lanes: usize) {
+        let predicted = candidate.predicted();
         let weighed = weighed(predicted, lanes);
         if predicted < self.limit && self.lanes.is_none_or(|(_, best)| weighed < best) {
             self.lanes = Some((candidate, weighed));
@@ -136,20 +156,6 @@ impl<T: Copy> Best<T> {
     fn chosen(self) -> T {
         self.lanes
             .map_or(self.one_by_one, |(candidate, _)| candidate)
-    }
-}
-
-impl Best<Plan> {
-    /// One by one's `plan`, and the share of its time a plan on lane kernels must stay under.
-    #[inline(always)]
-    fn of_plans(one_by_one: Plan, margin: f32) -> Self {
-        Self::new(one_by_one, one_by_one.predicted, margin)
-    }
-
-    /// `plan`, on lane kernels of at most `lanes` lanes, as a candidate.
-    #[inline(always)]
-    fn offer_plan(&mut self, plan: Plan, lanes: usize) {
-        self.offer(plan, plan.predicted, lanes);
     }
 }
 
@@ -524,10 +530,10 @@ pub(crate) fn estimated_runner(costs: &Costs, shape: &Shape) -> (Runner, f32) {
         ..
     } = *shape;
     let one_by_one = costs.single_cost().time(segments, blocks, count, 0);
-    let mut best = Best::new((Runner::OneByOne, one_by_one), one_by_one, LANES_MARGIN);
+    let mut best = Best::new((Runner::OneByOne, one_by_one), LANES_MARGIN);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = estimated_on_lanes(shape, width, cost);
-        best.offer((Runner::Lanes(k), whole), whole, width);
+        best.offer((Runner::Lanes(k), whole), width);
     }
     best.chosen()
 }
@@ -570,10 +576,10 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     );
     // Lanes within the model's error of one by one, which has no set-up to misjudge, are
     // not kept.
-    let mut best = Best::of_plans(one_by_one, LANES_MARGIN);
+    let mut best = Best::new(one_by_one, LANES_MARGIN);
     for (k, &(width, cost)) in costs.lane_kernels().iter().enumerate() {
         let whole = lanes_time(width, cost, &all, tail);
-        best.offer_plan(Plan::all_on(Runner::Lanes(k), all.count, whole), width);
+        best.offer(Plan::all_on(Runner::Lanes(k), all.count, whole), width);
     }
     let mut tails = TailPlans::new(costs, shape, tail);
     let end = shape.tail_len();
@@ -620,7 +626,7 @@ fn search(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
                     plan = plan.then(stage, 0.0);
                 }
                 plan.predicted += rest_plan.predicted;
-                best.offer_plan(plan, width.max(widest(costs, &rest_plan)));
+                best.offer(plan, width.max(widest(costs, &rest_plan)));
             }
         }
     }
@@ -658,7 +664,7 @@ impl<'a> TailPlans<'a> {
         let (shape, tail) = (self.shape, self.tail);
         let part = Part::of_tail(shape, tail, end - rest, end);
         let costs = self.costs;
-        let mut best = Best::of_plans(
+        let mut best = Best::new(
             Plan::all_on(
                 Runner::OneByOne,
                 rest,
@@ -671,7 +677,7 @@ impl<'a> TailPlans<'a> {
                 continue;
             }
             let whole = lanes_time(width, cost, &part, tail);
-            best.offer_plan(Plan::all_on(Runner::Lanes(k), rest, whole), width);
+            best.offer(Plan::all_on(Runner::Lanes(k), rest, whole), width);
             let last = rest & (width - 1);
             if last > 0 && last < rest {
                 let head = Part::of_tail(shape, tail, end - rest, end - last);
@@ -684,7 +690,7 @@ impl<'a> TailPlans<'a> {
                     runner: Runner::OneByOne,
                     count: last,
                 };
-                best.offer_plan(
+                best.offer(
                     Plan::all_on(Runner::Lanes(k), rest - last, on_lanes).then(stage, alone),
                     width,
                 );

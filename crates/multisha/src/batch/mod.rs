@@ -345,18 +345,16 @@ where
     let mut estimated = estimated
         .filter(|&(_, _, on)| core::ptr::eq(on, costs))
         .map(|(kernel, predicted, _)| (kernel, predicted));
-    if !checked {
-        match costs.few_ragged(&shape) {
-            FewRagged::OneByOne => {
-                // Measured now if due: the next batches plan on the measured costs.
-                let _ = count_if_estimated::<A, T>(costs, measured, &shape);
-                return to.one_by_one(Some((costs, measured)));
-            }
-            FewRagged::Lanes { kernel, predicted } => estimated = Some((kernel, predicted)),
-            FewRagged::Search => {}
-        }
+    let answer = if checked {
+        FewRagged::Search
+    } else {
+        costs.few_ragged(&shape)
+    };
+    if let FewRagged::Lanes { kernel, predicted } = answer {
+        estimated = Some((kernel, predicted));
     }
-    if known.is_some_and(Remembered::one_by_one) {
+    if known.is_some_and(Remembered::one_by_one) || answer == FewRagged::OneByOne {
+        // Measured now if due: the next batches plan on the measured costs.
         let _ = count_if_estimated::<A, T>(costs, measured, &shape);
         return to.one_by_one(Some((costs, measured)));
     }
