@@ -9,8 +9,15 @@ use multisha_contract::{BlockBytes, Compression, KernelFn, OneBlockFn, OneShot, 
 type Block<H> = <<H as HashFunction>::Compression as Compression>::Block;
 
 /// The digest of `data` as hash function `H` with the dispatched kernel: the one-shot
-/// functions (`multisha::sha256`, ...).
-#[inline(always)]
+/// functions (`multisha::sha256`, ...), and a process's first batches one by one.
+///
+/// Out of line, one copy per hash function: a process's first batch then runs code its
+/// one-shot calls have already brought in (5 x 40-80 B SHA-256 as a process's first batch
+/// 1.06-1.6 us through the batch's own inlined loop, 0.82-0.84 us through this, against a loop
+/// of one-shot calls' 0.55-0.58, Intel Xeon, `first_use`), and a call site of a one-shot
+/// function is a call, not the whole padding path again. The call costs 0-3% of a one-shot
+/// call in a hot loop (SHA-256 100-256 B and SHA-512 up to 256 B 2-3%, SHA-1 none).
+#[inline(never)]
 pub(crate) fn dispatched<H: HashFunction>(data: &[u8]) -> H::Digest {
     let (kernel, one_block) = (
         dispatch::installed::<H::Compression>(),

@@ -438,6 +438,92 @@ fn batch_plan_describes_a_first_small_batch_as_it_runs_and_acts_on_nothing() {
     assert!(pinned || work > 0, "the batch counted no work");
 }
 
+/// A process's first batches go one by one through the one-shot functions (from the IV) or
+/// the executor's loop (HMAC, from a keyed state) until the estimates are worked out: their
+/// digests are each message's, for every function, equal and ragged lengths, one message and
+/// none; and they count their work, so that the estimates are worked out once it pays.
+#[test]
+fn first_batches_before_the_estimates_hash_every_message() {
+    let name = "first_batches_before_the_estimates_hash_every_message";
+    if !in_child(module_path!(), name) {
+        return;
+    }
+    fn check<H: HashFunction>(data: &[u8]) {
+        let shapes: [&[usize]; 5] = [
+            &[],
+            &[100],
+            &[40, 50, 60, 70, 80],
+            &[64; 8],
+            &[0, 1, 55, 56, 63, 64, 65, 127, 128, 129],
+        ];
+        for lengths in shapes {
+            let messages: std::vec::Vec<&[u8]> = lengths
+                .iter()
+                .enumerate()
+                .map(|(i, &len)| &data[i..i + len])
+                .collect();
+            let mut digests = std::vec![H::ZERO; messages.len()];
+            crate::batch::hash_many::<H, _, _>(&messages[..], &mut digests[..]);
+            for (message, digest) in messages.iter().zip(&digests) {
+                assert_eq!(
+                    *digest,
+                    H::oneshot(message),
+                    "{} {lengths:?}",
+                    H::OUTPUT.name
+                );
+            }
+        }
+        assert!(
+            crate::dispatch::estimates::<H::Compression>()
+                .get_ref()
+                .is_none()
+                && crate::dispatch::costs::<H::Compression>()
+                    .get_ref()
+                    .is_none(),
+            "{}: the first small batches worked the costs out",
+            H::OUTPUT.name
+        );
+        let work = crate::dispatch::batch_work::<H::Compression>()
+            .load(core::sync::atomic::Ordering::Relaxed);
+        let pinned = crate::engine::batch_plan(H::algorithm(), &[40, 50]).pinned;
+        assert!(pinned || work > 0, "{}: no work counted", H::OUTPUT.name);
+    }
+    let data: std::vec::Vec<u8> = (0..400u32).map(|i| (i * 7 + 3) as u8).collect();
+    check::<crate::Sha1>(&data);
+    check::<crate::Sha256>(&data);
+    check::<crate::Sha512>(&data);
+    // From a keyed state (HMAC): the executor's loop; RustCrypto's tags.
+    let messages: [&[u8]; 3] = [b"", b"first", &data[..130]];
+    let mut tags = [[0u8; 32]; 3];
+    crate::hmac_sha256_many(b"a key", &messages, &mut tags);
+    for (message, tag) in messages.iter().zip(&tags) {
+        use digest::KeyInit as _;
+        use hmac::Mac as _;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(b"a key").expect("any key");
+        mac.update(message);
+        assert_eq!(tag[..], mac.finalize().into_bytes()[..]);
+    }
+    // Enough batches: the estimates are worked out (unless a variant is pinned by name).
+    let long = std::vec![1u8; 4096];
+    let messages: [&[u8]; 4] = [&long; 4];
+    let mut digests = [[0u8; 32]; 4];
+    for _ in 0..200 {
+        crate::sha256_many(&messages, &mut digests);
+    }
+    let pinned = crate::engine::batch_plan(crate::engine::Algorithm::Sha256, &[40, 50]).pinned;
+    assert!(
+        pinned
+            || crate::dispatch::estimates::<multisha_contract::Sha256Compression>()
+                .get_ref()
+                .is_some()
+            || crate::dispatch::costs::<multisha_contract::Sha256Compression>()
+                .get_ref()
+                .is_some(),
+        "200 batches of 16 KiB worked nothing out"
+    );
+    assert_eq!(digests[3], crate::sha256(&long));
+}
+
 /// Where the plan the auditor is shown ([`engine::batch_plan`](crate::engine::batch_plan))
 /// has a lane stage, the dispatched batch function runs one, and where it has none, none
 /// runs: a path that sent every batch one by one (or lanes the planner rejected) would pass

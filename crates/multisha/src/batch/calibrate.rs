@@ -108,13 +108,27 @@ pub(crate) fn estimates_for<'a, A: Registered>(
     if let Some(estimates) = dispatch::estimates::<A>().get_ref() {
         return Some((estimates, false));
     }
+    estimates_due_for::<A>(shape.segments, shape.blocks, shape.count, count)
+        .then(|| unmeasured::<A>(first))
+}
+
+/// Whether a batch of `messages` messages in `segments` segments of `blocks` blocks pays for
+/// working out the estimates ([`estimates_due`], by the single-message kernel's declared
+/// cost); with `count`, its work is counted.
+#[inline(always)]
+pub(crate) fn estimates_due_for<A: Registered>(
+    segments: usize,
+    blocks: usize,
+    messages: usize,
+    count: bool,
+) -> bool {
     let mut single = dispatch::single_declared_cost::<A>();
     if single.step == 0.0 {
         // Not installed: another thread held the slot while this one chose for itself.
         single = dispatch::single_variant::<A>().estimated_cost();
     }
-    let work = single.time(shape.segments, shape.blocks, shape.count, 0);
-    estimates_due(work, dispatch::batch_work::<A>(), count).then(|| unmeasured::<A>(first))
+    let work = single.time(segments, blocks, messages, 0);
+    estimates_due(work, dispatch::batch_work::<A>(), count)
 }
 
 /// Whether a batch of `work_ns` (predicted one by one) pays for working out the estimates:

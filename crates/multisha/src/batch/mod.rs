@@ -125,7 +125,8 @@ pub(crate) trait Destination<A: Compression> {
     /// All on the many-message variant named by `force` or the environment.
     fn pinned(self, variant: &'static Variant) -> Self::Out;
     /// One message after the other on the single-message kernel, with the costs the decision
-    /// had (`None`: a process's first small batches, before the estimates are worked out).
+    /// had (`None`: a batch of at most one message, or a process's first batches, before the
+    /// estimates are worked out).
     fn one_by_one(self, costs: Option<(&Costs, bool)>) -> Self::Out;
     /// As `plan` says, made from costs `measured` (else estimated).
     fn plan(self, plan: &Plan, measured: bool) -> Self::Out;
@@ -158,7 +159,18 @@ where
     }
 
     #[inline(always)]
-    fn one_by_one(self, _: Option<(&Costs, bool)>) {
+    fn one_by_one(self, costs: Option<(&Costs, bool)>) {
+        // Before the estimates (a process's first small batches, a batch of one message): the
+        // one-shot function, whose code the process's one-shot calls have run already, rather
+        // than the executor's loop, whose every line would be cold. Batches from a keyed state
+        // take the executor's loop.
+        if costs.is_none() && S::FROM_IV {
+            for i in 0..self.messages.count() {
+                let digest = crate::oneshot::dispatched::<H>(self.messages.get(i));
+                self.digests.put(i, &digest);
+            }
+            return;
+        }
         let single = OneByOneKernel::installed();
         executor::serial_from::<H, M, D, S>(single, self.start, self.messages, self.digests);
     }
@@ -242,8 +254,12 @@ where
     // that check made (a small ragged batch's estimate on lanes) with the costs it was made on.
     let mut checked = false;
     let mut estimated = None;
+    // Whether this batch's work was counted towards working out the estimates (not again).
+    let mut counted = false;
     let shape = if count <= READ_AT_ONCE {
         'small: {
+            let first = lens(0);
+            let (blocks, segments, equal) = few_totals::<A>(count, lens, first);
             let published = match dispatch::costs::<A>().get_ref() {
                 Some((costs, measured)) => Some((costs, *measured)),
                 None => dispatch::estimates::<A>()
@@ -251,17 +267,20 @@ where
                     .map(|costs| (costs, false)),
             };
             let Some((costs, measured)) = published else {
-                break 'small Shape::new(count, lens, block_len, length_bytes);
+                // A process's first batches: one by one from the totals just summed, until the
+                // batch work pays for working out the estimates. Nothing else is read: every
+                // line a first batch reaches is cold.
+                if !calibrate::estimates_due_for::<A>(segments, blocks, count, T::ACTS) {
+                    return to.one_by_one(None);
+                }
+                counted = true;
+                break 'small if equal {
+                    Shape::equal(count, first, block_len, length_bytes)
+                } else {
+                    Shape::new(count, lens, block_len, length_bytes)
+                };
             };
             checked = true;
-            let first = lens(0);
-            // Plain adds (no saturating chain of compares and moves: 2% of 8 x 32 B SHA-1 on
-            // the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`).
-            let (blocks, equal) = (0..count).fold((0usize, true), |(sum, equal), i| {
-                let len = lens(i);
-                let blocks = message_blocks(len, block_len, length_bytes).0;
-                (sum + blocks, equal && len == first)
-            });
             if equal {
                 // Messages of one block each run on the lanes in groups of their own, whose
                 // set-up the block threshold does not know: their own answer.
@@ -306,7 +325,7 @@ where
     let mut first = None;
     let costs = match dispatch::costs::<A>().get_ref() {
         Some((costs, measured)) => Some((costs, *measured)),
-        None => calibrate::estimates_for::<A>(&shape, &mut first, T::ACTS),
+        None => calibrate::estimates_for::<A>(&shape, &mut first, T::ACTS && !counted),
     };
     let Some((costs, measured)) = costs else {
         return to.one_by_one(None);
@@ -359,6 +378,31 @@ where
         return to.one_by_one(Some((costs, measured)));
     }
     plan_and_send::<A, T>(lens, to, costs, measured, narrow, &shape, known, estimated)
+}
+
+/// Blocks and segments of `count` messages of lengths `lens`, at most [`READ_AT_ONCE`] of
+/// them, and whether all are `first` bytes long. Plain adds (no saturating chain of compares
+/// and moves: 2% of 8 x 32 B SHA-1 on the lanes): a few messages cannot overflow the sum
+/// (`shape::PLAIN_SUM`). A plain loop inlined with the block's size a constant: a fold the
+/// compiler unrolled eight times out of line, reloading the size each message, was nine cold
+/// lines of code on another page in a process's first batch.
+#[inline(always)]
+fn few_totals<A: Registered>(
+    count: usize,
+    lens: impl Fn(usize) -> usize,
+    first: usize,
+) -> (usize, usize, bool) {
+    let (mut blocks, mut segments, mut equal) = (0, 0, true);
+    let mut i = 0;
+    while i < count {
+        let len = lens(i);
+        let (b, s) = message_blocks(len, <A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
+        blocks += b;
+        segments += s;
+        equal &= len == first;
+        i += 1;
+    }
+    (blocks, segments, equal)
 }
 
 /// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` not
