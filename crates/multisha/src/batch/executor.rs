@@ -1217,18 +1217,24 @@ impl<M: AsRef<[u8]>> Messages for [M] {
     #[inline]
     fn equal_len(&self) -> Option<usize> {
         // This runs on every batch: no branch a message (a compare and branch each took 40 ns
-        // of 64 x 32 B, 2% of hashing them), the differences or-ed four at a time. For arrays
-        // (`[u8; N]`) every length is the constant `N` and the loop folds away.
+        // of 64 x 32 B, 2% of hashing them), the differences or-ed four at a time, and one
+        // branch per sixteen messages, so that a batch of differing lengths stops within its
+        // first sixteen (read whole, it was a third of the route's pass over 100 messages of
+        // 0-200 bytes). For arrays (`[u8; N]`) every length is the constant `N` and the loop
+        // folds away.
         let first = self.first()?.as_ref().len();
-        let (fours, rest) = self.as_chunks::<4>();
-        let mut differ = 0;
-        for [a, b, c, d] in fours {
-            let len = |m: &M| m.as_ref().len() ^ first;
-            differ |= len(a) | len(b) | len(c) | len(d);
+        let len = |m: &M| m.as_ref().len() ^ first;
+        let (sixteens, rest) = self.as_chunks::<16>();
+        for sixteen in sixteens {
+            let (fours, _) = sixteen.as_chunks::<4>();
+            let differ = fours.iter().fold(0, |differ, [a, b, c, d]| {
+                differ | len(a) | len(b) | len(c) | len(d)
+            });
+            if differ != 0 {
+                return None;
+            }
         }
-        for m in rest {
-            differ |= m.as_ref().len() ^ first;
-        }
+        let differ = rest.iter().fold(0, |differ, m| differ | len(m));
         (differ == 0).then_some(first)
     }
 }
