@@ -114,8 +114,8 @@ fn totals(
 
 /// Blocks, segments, longest and shortest length of `count` messages of lengths `lens`
 /// (as [`totals`] counts them), summed with wrapping adds: exact where the longest times
-/// `count` is at most `usize::MAX / 4` ([`Shape::new`] checks; a multiply, not a division). The one block and segment every
-/// message has are added once, at the end.
+/// `count` is at most `usize::MAX / 4` ([`Shape::new`] checks, with a multiply rather than a
+/// division). The one block and segment every message has are added once, at the end.
 #[inline(always)]
 fn wrapping_totals(
     count: usize,
