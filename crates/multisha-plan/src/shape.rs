@@ -88,9 +88,12 @@ pub struct Shape {
 pub const PLAIN_SUM: usize = 32;
 
 /// Blocks (summed with `add`), segments, longest and shortest length, and whether all are of
-/// length `first`, of `count` messages of lengths `lens`: [`Shape::new`]'s pass.
+/// length `first`, of `count` messages of lengths `lens`: [`Shape::new`]'s pass past the
+/// bound of its wrapping one, and the batch route's over a few messages (fewer than
+/// [`PLAIN_SUM`], summed with plain adds). Inlined, so that what a caller does not use is not
+/// computed and the block size is a constant.
 #[inline(always)]
-fn totals(
+pub fn totals(
     count: usize,
     lens: impl Fn(usize) -> usize,
     first: usize,

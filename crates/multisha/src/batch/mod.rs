@@ -31,7 +31,7 @@ use crate::hash_function::Registered;
 use crate::registry::Variant;
 use core::marker::PhantomData;
 use multisha_contract::{BlockBytes, Compression, Kernel, NARROW_SLOTS};
-use multisha_plan::shape::message_blocks;
+use multisha_plan::shape::{message_blocks, totals};
 use multisha_plan::{Plan, Runner};
 use multisha_plan::{Shape, Tail};
 
@@ -259,7 +259,13 @@ where
     let shape = if count <= READ_AT_ONCE {
         'small: {
             let first = lens(0);
-            let (blocks, segments, equal) = few_totals::<A>(count, lens, first);
+            // Plain adds (no saturating chain of compares and moves: 2% of 8 x 32 B SHA-1 on
+            // the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`). Inlined,
+            // the block size a constant: a fold the compiler unrolled eight times out of line,
+            // reloading the size each message, was nine cold lines of code on another page in a
+            // process's first batch.
+            let (blocks, segments, _, _, equal) =
+                totals(count, lens, first, block_len, length_bytes, |a, b| a + b);
             let published = match dispatch::costs::<A>().get_ref() {
                 Some((costs, measured)) => Some((costs, *measured)),
                 None => dispatch::estimates::<A>()
@@ -378,31 +384,6 @@ where
         return to.one_by_one(Some((costs, measured)));
     }
     plan_and_send::<A, T>(lens, to, costs, measured, narrow, &shape, known, estimated)
-}
-
-/// Blocks and segments of `count` messages of lengths `lens`, at most [`READ_AT_ONCE`] of
-/// them, and whether all are `first` bytes long. Plain adds (no saturating chain of compares
-/// and moves: 2% of 8 x 32 B SHA-1 on the lanes): a few messages cannot overflow the sum
-/// (`shape::PLAIN_SUM`). A plain loop inlined with the block's size a constant: a fold the
-/// compiler unrolled eight times out of line, reloading the size each message, was nine cold
-/// lines of code on another page in a process's first batch.
-#[inline(always)]
-fn few_totals<A: Registered>(
-    count: usize,
-    lens: impl Fn(usize) -> usize,
-    first: usize,
-) -> (usize, usize, bool) {
-    let (mut blocks, mut segments, mut equal) = (0, 0, true);
-    let mut i = 0;
-    while i < count {
-        let len = lens(i);
-        let (b, s) = message_blocks(len, <A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
-        blocks += b;
-        segments += s;
-        equal &= len == first;
-        i += 1;
-    }
-    (blocks, segments, equal)
 }
 
 /// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` not
