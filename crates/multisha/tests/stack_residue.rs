@@ -765,6 +765,13 @@ fn scan_batches(set: &str, messages: &[Vec<u8>], found: &mut Vec<String>) {
     for word in SHA256_IV {
         pairs.remove(&word);
     }
+    // One node has a path of its own (straight to the kernel's one-block entry).
+    scan!(
+        "sha256_pairs of one node",
+        multisha::sha256_pairs(&nodes[..1], &mut d32.borrow_mut()[..1]),
+        pairs.clone(),
+        words_found
+    );
     scan!(
         "sha256_pairs",
         multisha::sha256_pairs(&nodes, &mut d32.borrow_mut()),
