@@ -190,19 +190,18 @@ impl Shape {
         block_len: usize,
         length_bytes: usize,
     ) -> Self {
-        let mut shape = Shape {
-            count,
-            blocks: 0,
-            segments: 0,
-            longest: 0,
-            shortest: 0,
-            equal: true,
-            tail_len: 0,
-            each: (0, 0),
-            shared_padding: false,
-        };
         if count == 0 {
-            return shape;
+            return Shape {
+                count,
+                blocks: 0,
+                segments: 0,
+                longest: 0,
+                shortest: 0,
+                equal: true,
+                tail_len: 0,
+                each: (0, 0),
+                shared_padding: false,
+            };
         }
         let first = lens(0);
         // Wrapping adds, one pass: exact wherever the longest message times the count is at
@@ -229,19 +228,42 @@ impl Shape {
                 usize::saturating_add,
             )
         };
-        shape.blocks = blocks;
-        shape.segments = segments;
-        shape.longest = message_blocks(longest, block_len, length_bytes).0;
-        shape.shortest = message_blocks(shortest, block_len, length_bytes).0;
-        shape.equal = equal;
-        shape.tail_len = count.min(Shape::TAIL);
-        if equal {
+        Self::from_totals(
+            count,
+            (blocks, segments, longest, shortest, equal),
+            block_len,
+            length_bytes,
+        )
+    }
+
+    /// The shape of `count` messages (at least one) from their totals as [`totals`] gives
+    /// them (blocks, segments, the longest and the shortest length in bytes, whether all are
+    /// of one length), summed already: a few messages' by the batch route, which read them
+    /// to settle whether they go one by one (no second pass).
+    #[inline]
+    pub fn from_totals(
+        count: usize,
+        (blocks, segments, longest, shortest, equal): (usize, usize, usize, usize, bool),
+        block_len: usize,
+        length_bytes: usize,
+    ) -> Self {
+        Shape {
+            count,
+            blocks,
+            segments,
+            longest: message_blocks(longest, block_len, length_bytes).0,
+            shortest: message_blocks(shortest, block_len, length_bytes).0,
+            equal,
+            tail_len: count.min(Shape::TAIL),
             // One message's, without dividing (a division costs as much as the whole pass
-            // over a small batch).
-            shape.each = message_blocks(first, block_len, length_bytes);
-            shape.shared_padding = first.is_multiple_of(block_len);
+            // over a small batch); all of length `longest` where equal.
+            each: if equal {
+                message_blocks(longest, block_len, length_bytes)
+            } else {
+                (0, 0)
+            },
+            shared_padding: equal && longest.is_multiple_of(block_len),
         }
-        shape
     }
 
     /// The totals of `count` (at least one) messages of `len` bytes each, as [`Shape::new`]
@@ -353,7 +375,7 @@ impl Shape {
 
 #[cfg(test)]
 mod tests {
-    use super::{PLAIN_SUM, Shape};
+    use super::{PLAIN_SUM, Shape, totals};
 
     /// The longest lengths sum exactly below [`PLAIN_SUM`] messages (plain adds, which a debug
     /// build checks for overflow) and saturate past it, for 64- and 128-byte blocks.
@@ -427,5 +449,68 @@ mod tests {
             wrapping > 1000 && saturating > 500,
             "{wrapping} {saturating}"
         );
+    }
+
+    #[test]
+    fn a_few_messages_sums_make_the_shape_of_their_pass() {
+        // The batch route's sums of a few messages (plain adds, fewer than `PLAIN_SUM`
+        // messages of any length), made a shape: the same as `Shape::new`'s, and as
+        // `Shape::equal`'s where all are of one length.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut equal = 0;
+        for case in 0..3000 {
+            let count = 1 + (next() % (PLAIN_SUM as u64 - 1)) as usize;
+            let bits = (next() % 65) as u32;
+            let lens: std::vec::Vec<usize> = (0..count)
+                .map(|_| match bits {
+                    64 => next() as usize,
+                    _ => (next() & ((1u64 << bits) - 1)) as usize,
+                })
+                .map(|len| if case % 5 == 0 { 64 * (case % 3) } else { len })
+                .collect();
+            for (block_len, length_bytes) in [(64, 8), (128, 16)] {
+                // What each field must be, from exact sums.
+                let blocks = |len: usize| {
+                    ((len as u128 + length_bytes as u128) / block_len as u128 + 1) as usize
+                };
+                let (longest, shortest) =
+                    (*lens.iter().max().unwrap(), *lens.iter().min().unwrap());
+                let all_equal = longest == shortest;
+                let want = Shape {
+                    count,
+                    blocks: lens.iter().map(|&len| blocks(len) as u128).sum::<u128>() as usize,
+                    segments: lens
+                        .iter()
+                        .map(|&len| 1 + usize::from(len >= block_len))
+                        .sum(),
+                    longest: blocks(longest),
+                    shortest: blocks(shortest),
+                    equal: all_equal,
+                    tail_len: count.min(Shape::TAIL),
+                    each: if all_equal {
+                        (blocks(longest), 1 + usize::from(longest >= block_len))
+                    } else {
+                        (0, 0)
+                    },
+                    shared_padding: all_equal && longest % block_len == 0,
+                };
+                let lens = |i: usize| lens[i];
+                let sums = totals(count, lens, lens(0), block_len, length_bytes, |a, b| a + b);
+                let shape = Shape::from_totals(count, sums, block_len, length_bytes);
+                assert_eq!(shape, want);
+                assert_eq!(Shape::new(count, lens, block_len, length_bytes), want);
+                if shape.equal {
+                    equal += 1;
+                    assert_eq!(shape, Shape::equal(count, lens(0), block_len, length_bytes));
+                }
+            }
+        }
+        assert!(equal > 1000, "{equal}");
     }
 }

@@ -288,8 +288,8 @@ where
             // the block size a constant: a fold the compiler unrolled eight times out of line,
             // reloading the size each message, was nine cold lines of code on another page in a
             // process's first batch.
-            let (blocks, segments, _, _, equal) =
-                totals(count, lens, first, block_len, length_bytes, |a, b| a + b);
+            let sums = totals(count, lens, first, block_len, length_bytes, |a, b| a + b);
+            let (blocks, segments, _, _, equal) = sums;
             let published = match dispatch::costs::<A>().get_ref() {
                 Some((costs, measured)) => Some((costs, *measured)),
                 None => dispatch::estimates::<A>()
@@ -304,11 +304,7 @@ where
                     return to.one_by_one(None);
                 }
                 counted = true;
-                break 'small if equal {
-                    Shape::equal(count, first, block_len, length_bytes)
-                } else {
-                    Shape::new(count, lens, block_len, length_bytes)
-                };
+                break 'small Shape::from_totals(count, sums, block_len, length_bytes);
             };
             checked = true;
             if equal {
@@ -325,12 +321,13 @@ where
                     return to.one_by_one(published);
                 }
                 // (No second pass: on 3-8 x 32 B SHA-256 planned onto the lanes, it cost 5%.)
-                break 'small Shape::equal(count, first, block_len, length_bytes);
+                break 'small Shape::from_totals(count, sums, block_len, length_bytes);
             }
             if costs.few_blocks_in(count, blocks) {
                 return to.one_by_one(published);
             }
-            let shape = Shape::new(count, lens, block_len, length_bytes);
+            // From the sums above: no second pass.
+            let shape = Shape::from_totals(count, sums, block_len, length_bytes);
             match costs.few_ragged(&shape) {
                 FewRagged::OneByOne => {
                     // The estimate's answer: counts towards measuring, as below.
