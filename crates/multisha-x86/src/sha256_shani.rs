@@ -277,9 +277,9 @@ const PIPELINED_FROM: usize = 4;
 
 /// One message of one block alone (a Merkle proof's step, a one-shot call of 64 bytes), its
 /// schedule in the plain form where `PLAIN` (else the short one, as [`one_block_pairs`]): no
-/// pairs to set up for, the IV not kept past the message. On an Intel Xeon with AMX, calls
-/// back to back took 50.4 ns (plain) and 53.6 (short) here against 53.8-54.7 through
-/// `one_block_pairs`'s odd one (hashtree 49.8-51.2).
+/// pairs to set up for, the IV not kept past the message. On an Intel Xeon with AMX, through
+/// the entries, calls back to back took 51.0-52.4 ns (plain) and 53.6-55.1 (short) against
+/// 53.0-56.0 and 54.5-57.0 as `one_block_pairs`'s odd one (hashtree 49.8-51.2).
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn one_block_alone<const PLAIN: bool>(iv: &[u32; 8], block: &[u8; 64], out: &mut [u8]) {
