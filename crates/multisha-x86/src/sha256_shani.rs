@@ -12,10 +12,11 @@
 //! (converted once on entry and once on exit), the schedule in a ring of five xmm registers,
 //! so the workspace is ignored. K is added four words at a time from the contract's table.
 //! Messages of exactly one block (64-byte Merkle nodes) have an entry of their own: the
-//! padding block's rounds on a constant `w + K` (`PADDING_WK`); two or three messages side by
-//! side (`sha256_shani_x2::one_block_pair`: SHA-NI's rounds are latency-bound, and a second
-//! independent message fills the gaps), runs of four or more pipelined four streams at a time
-//! (`sha256_shani_nodes`).
+//! padding block's rounds on a constant `w + K` (`PADDING_WK`); two messages side by side
+//! (`sha256_shani_x2::one_block_pair`: SHA-NI's rounds are latency-bound, and a second
+//! independent message fills the gaps), three in three steps of two streams, runs of four or
+//! more pipelined four streams at a time (`sha256_shani_nodes`) or in pairs, whichever the
+//! calibration measures faster.
 //! The PBKDF2 loop keeps `U`, `T` and both HMAC keyed states in SHA-NI order across all its
 //! iterations and builds each message from the state registers.
 
@@ -276,8 +277,15 @@ macro_rules! one_block_message {
 const PIPELINED_FROM: usize = 4;
 
 /// One message of one block alone (a Merkle proof's step, a one-shot call of 64 bytes), its
-/// schedule in the plain form where `PLAIN` (else the short one, as [`one_block_pairs`]): no
-/// pairs to set up for, the IV not kept past the message. On an Intel Xeon with AMX, through
+/// schedule in the plain form where `PLAIN` (else the short one): no pairs to set up for, the
+/// IV not kept past the message. The words come from memory, not from the state, so the
+/// schedule could run ahead of the rounds in either form, and which is faster depends on the
+/// core: on an Intel Xeon with AMX the plain form (two instructions fewer a group) took one
+/// node from 1.09-1.12 times hashtree's time to 1.07-1.08 (`sha256_pairs`, calls back to back,
+/// through the pairs' code), where on a Zen 4 one-shot `sha256` of 64 bytes over different
+/// nodes took 74 ns with it against 57 with the short one. So the default entry, pipelined
+/// (which a Zen 4 measures faster), keeps the short form, and the pairs (which an Intel Xeon
+/// measures faster) take the plain one: the calibration's choice of shape carries both. On an Intel Xeon with AMX, through
 /// the entries, calls back to back took 51.0-52.4 ns (plain) and 53.6-55.1 (short) against
 /// 53.0-56.0 and 54.5-57.0 as `one_block_pairs`'s odd one (hashtree 49.8-51.2).
 #[inline(never)]
@@ -293,44 +301,39 @@ fn one_block_alone<const PLAIN: bool>(iv: &[u32; 8], block: &[u8; 64], out: &mut
     store_digest!(abef, cdgh, out, bswap);
 }
 
-/// Messages of one block two side by side (hashtree's shape: each pair's rounds interleaved,
-/// the states in registers from the IV to the digest), an odd one first on its own, its
-/// schedule in the plain form where `plain` (else the short one): the two entries' shapes.
-///
-/// The odd one's words come from memory, not from the state, so its schedule could run
-/// ahead of the rounds in either form, and which is faster depends on the core: on an Intel
-/// Xeon with AMX the plain form (two instructions fewer a group) took one node from 1.09-1.12
-/// times hashtree's time to 1.07-1.08 (`sha256_pairs`, calls back to back), where on a Zen 4
-/// one-shot `sha256` of 64 bytes over different nodes took 74 ns with it against 57 with the
-/// short one. So the default entry, pipelined (which a Zen 4 measures faster), keeps the short
-/// form, and the pairs (which an Intel Xeon measures faster) take the plain one: the
-/// calibration's choice of shape carries both.
+/// Messages of one block (two or more) two side by side (hashtree's shape: each pair's rounds
+/// interleaved, the states in registers from the IV to the digest); of an odd count, the first
+/// three in three steps of two streams (`sha256_shani_x2::one_block_three`): a pair and then
+/// the odd one on its own left the SHA unit half idle for the odd one's two blocks (on an
+/// Intel Xeon with AMX, 3, 5 and 7 nodes took 57.7-59.5, 55.6-57.0 and 54.4-56.1 ns a node
+/// that way, 52.0-53.4, 52.1-53.5 and 52.1-53.5 now, hashtree 53.8-59.7, 54.3-56.8 and
+/// 54.3-55.8). One message alone is the entries' ([`one_block_alone`]).
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]], plain: bool) {
+fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
     assert_eq!(blocks.len(), digests.len(), "a digest for every block");
-    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-    let (iv_abef, iv_cdgh) = to_shani!(iv);
-    let paired = blocks.len() & !1;
-    let (pairs, last) = blocks.split_at(paired);
-    let (pair_outs, last_out) = digests.split_at_mut(paired);
-    if let ([block], [out]) = (last, last_out) {
-        // The odd one first, the IV still in registers: after the pairs' loop it came back
-        // from the stack, on the rounds' chain (one node 1.06-1.09 times hashtree's time
-        // against 1.04-1.06 first, on an Intel Xeon with AMX).
-        let (abef, cdgh) = if plain {
-            one_block_message!(plain, iv_abef, iv_cdgh, block)
-        } else {
-            one_block_message!(short, iv_abef, iv_cdgh, block)
-        };
-        store_digest!(abef, cdgh, out, bswap);
+    let iv_shani = to_shani!(iv);
+    let three = if blocks.len() % 2 == 1 { 3 } else { 0 };
+    let (first, pairs) = blocks.split_at(three.min(blocks.len()));
+    let (first_outs, pair_outs) = digests.split_at_mut(first.len());
+    match (first, first_outs) {
+        ([block0, block1, block2], [out0, out1, out2]) => {
+            crate::sha256_shani_x2::one_block_three(
+                iv_shani,
+                [block0, block1, block2],
+                &PADDING_WK,
+                [out0, out1, out2],
+            );
+        }
+        ([block], [out]) => one_block_alone::<true>(iv, block, out),
+        _ => {}
     }
     for (pair, out) in pairs.chunks_exact(2).zip(pair_outs.chunks_exact_mut(2)) {
         let [first, second] = out else {
             unreachable!("chunks of two")
         };
         crate::sha256_shani_x2::one_block_pair(
-            (iv_abef, iv_cdgh),
+            iv_shani,
             [pair[0], pair[1]],
             &PADDING_WK,
             [first, second],
@@ -350,8 +353,9 @@ multisha_contract::declare_variant! {
         /// Messages of one block (64-byte Merkle nodes), the padding block's rounds on a
         /// constant `w + K`: four or more pipelined (`sha256_shani_nodes`: a pair's message
         /// blocks beside the last pair's padding blocks, four streams where a pair has two:
-        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), fewer as pairs,
-        /// an odd one on the short schedule ([`one_block_pairs`]).
+        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), two or three as
+        /// [`one_block_pairs`] runs them, one alone on the short schedule
+        /// ([`one_block_alone`]).
         #[inline(never)]
         pub fn hash_one_block(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
             if let ([block], [out]) = (blocks, &mut *digests) {
@@ -361,16 +365,16 @@ multisha_contract::declare_variant! {
                 // (A call, not a second copy of the pairs' code: with two copies the compiler
                 // inlined the pair into neither, and 3 nodes took 62.4 ns a node against 60.4
                 // on an Intel Xeon.)
-                return one_block_pairs(iv, blocks, digests, false);
+                return one_block_pairs(iv, blocks, digests);
             }
             assert_eq!(blocks.len(), digests.len(), "a digest for every block");
             crate::sha256_shani_nodes::hash_nodes(to_shani!(iv), blocks, digests);
         },
         one_block_alternative:
-        /// Messages of one block two side by side, however many, an odd one on the plain
-        /// schedule ([`one_block_pairs`]): faster than the pipeline where two streams already
-        /// keep the SHA unit busy (on an Intel Xeon with AMX, 53.6 ns a node against 56-58 at
-        /// 4-8 nodes).
+        /// Messages of one block two side by side, however many ([`one_block_pairs`]), one
+        /// alone on the plain schedule ([`one_block_alone`]): faster than the pipeline where
+        /// two streams already keep the SHA unit busy (on an Intel Xeon with AMX, 53.6 ns a
+        /// node against 56-58 at 4-8 nodes).
         #[inline(never)]
         pub fn hash_one_block_pairs(
             iv: &[u32; 8],
@@ -380,7 +384,7 @@ multisha_contract::declare_variant! {
             if let ([block], [out]) = (blocks, &mut *digests) {
                 return one_block_alone::<true>(iv, block, out);
             }
-            one_block_pairs(iv, blocks, digests, true);
+            one_block_pairs(iv, blocks, digests);
         }
     };
     /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.

@@ -9,6 +9,8 @@
 //! back from the caller's states, where each block's result is stored: the two streams leave
 //! no registers for it, and LLVM spilled it to the stack.
 //!
+//! Three one-block messages (the single-message kernel's odd runs of Merkle nodes) run in three
+//! steps of two streams (`one_block_three`), a padding block's rounds beside a message block's.
 //! The constant entry runs the rounds of both lanes on a given schedule (`w` loaded four words
 //! at a time, no `sha256msg1/2`). The PBKDF2 entry runs two chains (two output blocks of a
 //! derivation) side by side, each message built from its chain's state registers.
@@ -21,6 +23,7 @@ use core::arch::x86_64::{
 use multisha_contract::{HmacKeys, SHA256_K, Sha256Compression, equal_lanes, hmac_template};
 
 use crate::sha256_shani::{block_words, next_words, store_digest};
+use zeroize::Zeroize;
 
 type LaneWorkspace = <Sha256Compression as multisha_contract::Compression>::LaneWorkspace;
 
@@ -207,6 +210,108 @@ pub(crate) fn one_block_pair(
     }
     store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
     store_digest(_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1), out1);
+}
+
+/// Four rounds of a padding block on the constant `w + K` (`$padding_wk`, group `$i`) in one
+/// stream and of a message block on its schedule `$y0..$y3` in the other, then (with
+/// `schedule`) that stream's words four groups later.
+macro_rules! quad_beside_padding {
+    ($i:expr, $a0:ident, $c0:ident, $a1:ident, $c1:ident, $padding_wk:expr,
+     $y0:ident, $y1:ident, $y2:ident, $y3:ident $(, $schedule:ident)?) => {
+        // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
+        let wk = unsafe { _mm_loadu_si128($padding_wk.as_ptr().add(4 * $i).cast()) };
+        rounds4!($a0, $c0, wk);
+        rounds4!($a1, $c1, _mm_add_epi32($y0, k4($i)));
+        $($schedule!($y0, $y1, $y2, $y3);)?
+    };
+}
+
+/// The 64 rounds of a padding block in one stream (`$a0`, `$c0`) beside a message block in
+/// the other (`$a1`, `$c1`, schedule `$y0..$y3`), in [`lockstep!`].
+#[rustfmt::skip]
+macro_rules! block_beside_padding {
+    ($a0:ident, $c0:ident, $a1:ident, $c1:ident, $padding_wk:expr,
+     $y0:ident, $y1:ident, $y2:ident, $y3:ident) => {
+        for g in 0..3 {
+            quad_beside_padding!(4 * g, $a0, $c0, $a1, $c1, $padding_wk, $y0, $y1, $y2, $y3, schedule);
+            lockstep!($a0, $c0, $a1, $c1);
+            quad_beside_padding!(4 * g + 1, $a0, $c0, $a1, $c1, $padding_wk, $y1, $y2, $y3, $y0, schedule);
+            lockstep!($a0, $c0, $a1, $c1);
+            quad_beside_padding!(4 * g + 2, $a0, $c0, $a1, $c1, $padding_wk, $y2, $y3, $y0, $y1, schedule);
+            lockstep!($a0, $c0, $a1, $c1);
+            quad_beside_padding!(4 * g + 3, $a0, $c0, $a1, $c1, $padding_wk, $y3, $y0, $y1, $y2, schedule);
+            lockstep!($a0, $c0, $a1, $c1);
+        }
+        quad_beside_padding!(12, $a0, $c0, $a1, $c1, $padding_wk, $y0, $y1, $y2, $y3);
+        lockstep!($a0, $c0, $a1, $c1);
+        quad_beside_padding!(13, $a0, $c0, $a1, $c1, $padding_wk, $y1, $y2, $y3, $y0);
+        lockstep!($a0, $c0, $a1, $c1);
+        quad_beside_padding!(14, $a0, $c0, $a1, $c1, $padding_wk, $y2, $y3, $y0, $y1);
+        lockstep!($a0, $c0, $a1, $c1);
+        quad_beside_padding!(15, $a0, $c0, $a1, $c1, $padding_wk, $y3, $y0, $y1, $y2);
+    };
+}
+
+/// The two middle states [`one_block_three`] keeps in memory of its own.
+#[repr(C, align(16))]
+struct Pending([u32; 16]);
+
+/// Three whole messages of one block each from the state `iv` (SHA-NI order) in three steps of
+/// two streams: the first two messages' blocks side by side, then the first one's padding
+/// block beside the third one's block, then the padding blocks of the second and the third.
+/// The SHA unit never runs one stream alone, as a pair and then an odd message on its own
+/// left it for the odd one's two blocks. Digests as [`one_block_pair`] writes them.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) fn one_block_three(
+    iv: (__m128i, __m128i),
+    [block0, block1, block2]: [&[u8; 64]; 3],
+    padding_wk: &[u32; 64],
+    [out0, out1, out2]: [&mut [u8]; 3],
+) {
+    let [mut x0, mut x1, mut x2, mut x3] = block_words(block0);
+    let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
+    let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
+    block_x2!(lockstep, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
+    (a0, c0) = (_mm_add_epi32(a0, iv.0), _mm_add_epi32(c0, iv.1));
+    (a1, c1) = (_mm_add_epi32(a1, iv.0), _mm_add_epi32(c1, iv.1));
+    // The first two messages' middle states wait out the next step (the first one's to its
+    // end, for its feed-forward) in memory of our own, wiped at the end: held in registers
+    // beside two streams and a schedule, they left too few, and LLVM spilled one of them to
+    // the stack, unwiped.
+    let mut pending = Pending([0; 16]);
+    let p: *mut __m128i = pending.0.as_mut_ptr().cast();
+    // SAFETY: `pending` is 64 bytes: four unaligned 16-byte stores.
+    unsafe {
+        _mm_storeu_si128(p, a0);
+        _mm_storeu_si128(p.add(1), c0);
+        _mm_storeu_si128(p.add(2), a1);
+        _mm_storeu_si128(p.add(3), c1);
+    }
+    let pending = core::hint::black_box(&mut pending);
+    let p: *const __m128i = pending.0.as_ptr().cast();
+    // The first message's padding block beside the third message's block.
+    let [mut z0, mut z1, mut z2, mut z3] = block_words(block2);
+    let (mut a2, mut c2) = iv;
+    block_beside_padding!(a0, c0, a2, c2, padding_wk, z0, z1, z2, z3);
+    // SAFETY: as the stores above: unaligned 16-byte loads.
+    let (mid_a0, mid_c0) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
+    store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
+    (a2, c2) = (_mm_add_epi32(a2, iv.0), _mm_add_epi32(c2, iv.1));
+    let (mid_a2, mid_c2) = (a2, c2);
+    // SAFETY: as the stores above: unaligned 16-byte loads.
+    let (mid_a1, mid_c1) = unsafe { (_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
+    pending.0.zeroize();
+    (a1, c1) = (mid_a1, mid_c1);
+    // The padding blocks of the second and the third.
+    for i in 0..16 {
+        // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
+        let wk = unsafe { _mm_loadu_si128(padding_wk.as_ptr().add(4 * i).cast()) };
+        rounds4_shared!(a1, c1, a2, c2, wk);
+        lockstep!(a1, c1, a2, c2);
+    }
+    store_digest(_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1), out1);
+    store_digest(_mm_add_epi32(a2, mid_a2), _mm_add_epi32(c2, mid_c2), out2);
 }
 
 multisha_contract::declare_variant! {

@@ -765,13 +765,23 @@ fn scan_batches(set: &str, messages: &[Vec<u8>], found: &mut Vec<String>) {
     for word in SHA256_IV {
         pairs.remove(&word);
     }
-    // One node has a path of its own (straight to the kernel's one-block entry).
+    // One node has a path of its own (straight to the kernel's one-block entry), and three go
+    // one by one through the entry, which on SHA-NI runs them in three steps of two streams,
+    // two middle states kept in memory of its own meanwhile.
     scan!(
         "sha256_pairs of one node",
         multisha::sha256_pairs(&nodes[..1], &mut d32.borrow_mut()[..1]),
         pairs.clone(),
         words_found
     );
+    if nodes.len() >= 3 {
+        scan!(
+            "sha256_pairs of three nodes",
+            multisha::sha256_pairs(&nodes[..3], &mut d32.borrow_mut()[..3]),
+            pairs.clone(),
+            words_found
+        );
+    }
     scan!(
         "sha256_pairs",
         multisha::sha256_pairs(&nodes, &mut d32.borrow_mut()),
