@@ -84,9 +84,12 @@ fn generic_code_and_pinned_variants_take_them_too() {
 
 #[test]
 fn merkle_nodes_of_every_count_up_to_three_runs() {
-    // One by one, runs of one-block messages go to the single-message kernel's entry 32 at a
-    // time (on SHA-NI: pairs below four, a pipeline from four on, an odd node last): every
-    // count to past two full runs, planned and one by one.
+    // One by one, runs of one-block messages go to the single-message kernel's entry up to
+    // eight at a time (on SHA-NI: pairs, an odd count's first three in three steps of two
+    // streams, or a pipeline from four on; one node alone; a full run with exactly one node
+    // after it gives that run's last to it): every count to past two full runs, planned and
+    // one by one, against RustCrypto's digests.
+    use sha2::Digest as _;
     let nodes: Vec<[u8; 64]> = (0..70u8)
         .map(|n| core::array::from_fn(|i| n.wrapping_mul(31) ^ i as u8))
         .collect();
@@ -97,9 +100,10 @@ fn merkle_nodes_of_every_count_up_to_three_runs() {
         let mut one_by_one = vec![[0u8; 32]; count];
         serial.hash_many(&nodes[..count], &mut one_by_one);
         for (i, node) in nodes[..count].iter().enumerate() {
-            let want = multisha::sha256(node);
+            let want: [u8; 32] = sha2::Sha256::digest(node).into();
             assert_eq!(planned[i], want, "node {i} of {count}, planned");
             assert_eq!(one_by_one[i], want, "node {i} of {count}, one by one");
+            assert_eq!(multisha::sha256(node), want, "node {i}, one-shot");
         }
     }
 }
