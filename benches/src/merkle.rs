@@ -94,8 +94,10 @@ pub fn reference_chain(node: &[u8; 64], steps: usize) -> [u8; 32] {
 }
 
 /// The node counts measured: a node alone up to a tree level of 65,536 nodes (4 MiB), with
-/// counts between 8 and 16 (past the one-block entry's calls of 8, short of the lanes).
-pub const NODE_COUNTS: [usize; 13] = [1, 2, 3, 4, 8, 9, 12, 16, 32, 64, 256, 4096, 65536];
+/// every count to 5 and the odd ones to 9 (the single-message kernel's shapes of few nodes:
+/// pairs, three in three steps, one alone) and counts between 8 and 16 (past the one-block
+/// entry's calls of 8, short of the lanes).
+pub const NODE_COUNTS: [usize; 15] = [1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 32, 64, 256, 4096, 65536];
 
 /// Deterministic nodes (xorshift64).
 pub fn nodes(count: usize, seed: u64) -> Vec<[u8; 64]> {
@@ -122,7 +124,7 @@ mod tests {
         for count in NODE_COUNTS
             .into_iter()
             .filter(|&c| c <= 4096)
-            .chain([5, 17, 33])
+            .chain([6, 17, 33])
         {
             let nodes = nodes(count, count as u64);
             let want = reference_digests(&nodes);
