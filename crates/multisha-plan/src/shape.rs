@@ -377,6 +377,16 @@ impl Shape {
 mod tests {
     use super::{PLAIN_SUM, Shape, totals};
 
+    /// A xorshift64 generator from `seed`.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The longest lengths sum exactly below [`PLAIN_SUM`] messages (plain adds, which a debug
     /// build checks for overflow) and saturate past it, for 64- and 128-byte blocks.
     #[test]
@@ -397,13 +407,7 @@ mod tests {
     /// 128-byte blocks.
     #[test]
     fn totals_are_exact_sums_saturated() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut wrapping, mut saturating) = (0, 0);
         for case in 0..4000 {
             let count = 1 + (next() % 300) as usize;
@@ -456,13 +460,7 @@ mod tests {
         // The batch route's sums of a few messages (plain adds, fewer than `PLAIN_SUM`
         // messages of any length), made a shape: the same as `Shape::new`'s, and as
         // `Shape::equal`'s where all are of one length.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut equal = 0;
         for case in 0..3000 {
             let count = 1 + (next() % (PLAIN_SUM as u64 - 1)) as usize;

@@ -180,6 +180,51 @@ macro_rules! lockstep {
     };
 }
 
+/// The states after the blocks `$block0` and `$block1` (each a whole message's first block)
+/// compressed side by side from the state `$iv` (SHA-NI order), feed-forward included: the
+/// states their padding blocks start from. (Macros, not functions: LLVM kept these out of
+/// line and returned the states through the stack.)
+macro_rules! message_blocks_x2 {
+    ($iv:expr, $block0:expr, $block1:expr) => {{
+        let iv: (__m128i, __m128i) = $iv;
+        let [mut x0, mut x1, mut x2, mut x3] = block_words($block0);
+        let [mut y0, mut y1, mut y2, mut y3] = block_words($block1);
+        let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
+        block_x2!(lockstep, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
+        (
+            (_mm_add_epi32(a0, iv.0), _mm_add_epi32(c0, iv.1)),
+            (_mm_add_epi32(a1, iv.0), _mm_add_epi32(c1, iv.1)),
+        )
+    }};
+}
+
+/// The padding blocks (on their constant `w + K`, `$padding_wk`) of two messages side by side
+/// from their states `$middle0` and `$middle1` (SHA-NI order), in [`lockstep!`], each digest
+/// written into `$out0` and `$out1` straight from the registers.
+macro_rules! padding_blocks_x2 {
+    ($middle0:expr, $middle1:expr, $padding_wk:expr, $out0:expr, $out1:expr) => {{
+        let (middle0, middle1): ((__m128i, __m128i), (__m128i, __m128i)) = ($middle0, $middle1);
+        let padding_wk: &[u32; 64] = $padding_wk;
+        let ((mut a0, mut c0), (mut a1, mut c1)) = (middle0, middle1);
+        for i in 0..16 {
+            // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
+            let wk = unsafe { _mm_loadu_si128(padding_wk.as_ptr().add(4 * i).cast()) };
+            rounds4_shared!(a0, c0, a1, c1, wk);
+            lockstep!(a0, c0, a1, c1);
+        }
+        store_digest(
+            _mm_add_epi32(a0, middle0.0),
+            _mm_add_epi32(c0, middle0.1),
+            $out0,
+        );
+        store_digest(
+            _mm_add_epi32(a1, middle1.0),
+            _mm_add_epi32(c1, middle1.1),
+            $out1,
+        );
+    }};
+}
+
 /// Two whole messages of one block each, `block0` and `block1`, from the state `iv` (SHA-NI
 /// order) side by side: each block's rounds as `compress` runs them, the feed-forward, then
 /// the padding block's rounds on its constant `w + K` (`padding_wk`, 64 words) and the
@@ -195,21 +240,8 @@ pub(crate) fn one_block_pair(
     padding_wk: &[u32; 64],
     [out0, out1]: [&mut [u8]; 2],
 ) {
-    let [mut x0, mut x1, mut x2, mut x3] = block_words(block0);
-    let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
-    let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
-    block_x2!(lockstep, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
-    (a0, c0) = (_mm_add_epi32(a0, iv.0), _mm_add_epi32(c0, iv.1));
-    (a1, c1) = (_mm_add_epi32(a1, iv.0), _mm_add_epi32(c1, iv.1));
-    let (mid_a0, mid_c0, mid_a1, mid_c1) = (a0, c0, a1, c1);
-    for i in 0..16 {
-        // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
-        let wk = unsafe { _mm_loadu_si128(padding_wk.as_ptr().add(4 * i).cast()) };
-        rounds4_shared!(a0, c0, a1, c1, wk);
-        lockstep!(a0, c0, a1, c1);
-    }
-    store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
-    store_digest(_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1), out1);
+    let (middle0, middle1) = message_blocks_x2!(iv, block0, block1);
+    padding_blocks_x2!(middle0, middle1, padding_wk, out0, out1);
 }
 
 /// Four rounds of a padding block on the constant `w + K` (`$padding_wk`, group `$i`) in one
@@ -269,12 +301,7 @@ pub(crate) fn one_block_three(
     padding_wk: &[u32; 64],
     [out0, out1, out2]: [&mut [u8]; 3],
 ) {
-    let [mut x0, mut x1, mut x2, mut x3] = block_words(block0);
-    let [mut y0, mut y1, mut y2, mut y3] = block_words(block1);
-    let (mut a0, mut c0, mut a1, mut c1) = (iv.0, iv.1, iv.0, iv.1);
-    block_x2!(lockstep, a0, c0, a1, c1, x0, x1, x2, x3, y0, y1, y2, y3);
-    (a0, c0) = (_mm_add_epi32(a0, iv.0), _mm_add_epi32(c0, iv.1));
-    (a1, c1) = (_mm_add_epi32(a1, iv.0), _mm_add_epi32(c1, iv.1));
+    let ((mut a0, mut c0), (a1, c1)) = message_blocks_x2!(iv, block0, block1);
     // The first two messages' middle states wait out the next step (the first one's to its
     // end, for its feed-forward) in memory of our own, wiped at the end: held in registers
     // beside two streams and a schedule, they left too few, and LLVM spilled one of them to
@@ -297,21 +324,12 @@ pub(crate) fn one_block_three(
     // SAFETY: as the stores above: unaligned 16-byte loads.
     let (mid_a0, mid_c0) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
     store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
-    (a2, c2) = (_mm_add_epi32(a2, iv.0), _mm_add_epi32(c2, iv.1));
-    let (mid_a2, mid_c2) = (a2, c2);
+    let middle2 = (_mm_add_epi32(a2, iv.0), _mm_add_epi32(c2, iv.1));
     // SAFETY: as the stores above: unaligned 16-byte loads.
-    let (mid_a1, mid_c1) = unsafe { (_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
+    let middle1 = unsafe { (_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
     pending.0.zeroize();
-    (a1, c1) = (mid_a1, mid_c1);
     // The padding blocks of the second and the third.
-    for i in 0..16 {
-        // SAFETY: words 4i..4i+4 (i < 16) of the 64 words; unaligned load.
-        let wk = unsafe { _mm_loadu_si128(padding_wk.as_ptr().add(4 * i).cast()) };
-        rounds4_shared!(a1, c1, a2, c2, wk);
-        lockstep!(a1, c1, a2, c2);
-    }
-    store_digest(_mm_add_epi32(a1, mid_a1), _mm_add_epi32(c1, mid_c1), out1);
-    store_digest(_mm_add_epi32(a2, mid_a2), _mm_add_epi32(c2, mid_c2), out2);
+    padding_blocks_x2!(middle1, middle2, padding_wk, out1, out2);
 }
 
 multisha_contract::declare_variant! {
