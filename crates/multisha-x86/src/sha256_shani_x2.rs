@@ -284,15 +284,22 @@ macro_rules! block_beside_padding {
     };
 }
 
-/// The two middle states [`one_block_three`] keeps in memory of its own.
+/// The two middle states [`one_block_three`] keeps in memory of its own, wiped when dropped
+/// (on an unwinding panic too).
 #[repr(C, align(16))]
 struct Pending([u32; 16]);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
 
 /// Three whole messages of one block each from the state `iv` (SHA-NI order) in three steps of
 /// two streams: the first two messages' blocks side by side, then the first one's padding
 /// block beside the third one's block, then the padding blocks of the second and the third.
-/// The SHA unit never runs one stream alone, as a pair and then an odd message on its own
-/// left it for the odd one's two blocks. Digests as [`one_block_pair`] writes them.
+/// The SHA unit never runs one stream alone (a pair, then the odd message on its own, left it
+/// half idle for the odd one's two blocks). Digests as [`one_block_pair`] writes them.
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 pub(crate) fn one_block_three(
@@ -303,31 +310,31 @@ pub(crate) fn one_block_three(
 ) {
     let ((mut a0, mut c0), (a1, c1)) = message_blocks_x2!(iv, block0, block1);
     // The first two messages' middle states wait out the next step (the first one's to its
-    // end, for its feed-forward) in memory of our own, wiped at the end: held in registers
-    // beside two streams and a schedule, they left too few, and LLVM spilled one of them to
-    // the stack, unwiped.
-    let mut pending = Pending([0; 16]);
-    let p: *mut __m128i = pending.0.as_mut_ptr().cast();
-    // SAFETY: `pending` is 64 bytes: four unaligned 16-byte stores.
-    unsafe {
-        _mm_storeu_si128(p, a0);
-        _mm_storeu_si128(p.add(1), c0);
-        _mm_storeu_si128(p.add(2), a1);
-        _mm_storeu_si128(p.add(3), c1);
-    }
-    let pending = core::hint::black_box(&mut pending);
-    let p: *const __m128i = pending.0.as_ptr().cast();
-    // The first message's padding block beside the third message's block.
-    let [mut z0, mut z1, mut z2, mut z3] = block_words(block2);
-    let (mut a2, mut c2) = iv;
-    block_beside_padding!(a0, c0, a2, c2, padding_wk, z0, z1, z2, z3);
-    // SAFETY: as the stores above: unaligned 16-byte loads.
-    let (mid_a0, mid_c0) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
-    store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
-    let middle2 = (_mm_add_epi32(a2, iv.0), _mm_add_epi32(c2, iv.1));
-    // SAFETY: as the stores above: unaligned 16-byte loads.
-    let middle1 = unsafe { (_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
-    pending.0.zeroize();
+    // end, for its feed-forward) in memory of our own, wiped in place at the block's end:
+    // held in registers beside two streams and a schedule, they left too few, and LLVM
+    // spilled one of them to the stack, unwiped.
+    let (middle1, middle2) = {
+        let mut pending = Pending([0; 16]);
+        let p: *mut __m128i = pending.0.as_mut_ptr().cast();
+        // SAFETY: `pending` is 64 bytes: four unaligned 16-byte stores.
+        unsafe {
+            _mm_storeu_si128(p, a0);
+            _mm_storeu_si128(p.add(1), c0);
+            _mm_storeu_si128(p.add(2), a1);
+            _mm_storeu_si128(p.add(3), c1);
+        }
+        let p: *const __m128i = core::hint::black_box(&mut pending).0.as_ptr().cast();
+        // The first message's padding block beside the third message's block.
+        let [mut z0, mut z1, mut z2, mut z3] = block_words(block2);
+        let (mut a2, mut c2) = iv;
+        block_beside_padding!(a0, c0, a2, c2, padding_wk, z0, z1, z2, z3);
+        // SAFETY: as the stores above: unaligned 16-byte loads.
+        let (mid_a0, mid_c0) = unsafe { (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))) };
+        store_digest(_mm_add_epi32(a0, mid_a0), _mm_add_epi32(c0, mid_c0), out0);
+        // SAFETY: as the stores above: unaligned 16-byte loads.
+        let middle1 = unsafe { (_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))) };
+        (middle1, (_mm_add_epi32(a2, iv.0), _mm_add_epi32(c2, iv.1)))
+    };
     // The padding blocks of the second and the third.
     padding_blocks_x2!(middle1, middle2, padding_wk, out1, out2);
 }
