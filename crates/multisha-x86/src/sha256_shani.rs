@@ -285,9 +285,10 @@ const PIPELINED_FROM: usize = 4;
 /// through the pairs' code), where on a Zen 4 one-shot `sha256` of 64 bytes over different
 /// nodes took 74 ns with it against 57 with the short one. So the default entry, pipelined
 /// (which a Zen 4 measures faster), keeps the short form, and the pairs (which an Intel Xeon
-/// measures faster) take the plain one: the calibration's choice of shape carries both. On an Intel Xeon with AMX, through
-/// the entries, calls back to back took 51.0-52.4 ns (plain) and 53.6-55.1 (short) against
-/// 53.0-56.0 and 54.5-57.0 as `one_block_pairs`'s odd one (hashtree 49.8-51.2).
+/// measures faster) take the plain one: the calibration's choice of shape carries both. Here,
+/// not in the pairs' code, through the entries, calls back to back took 51.0-52.4 ns (plain)
+/// and 53.6-55.1 (short) against 53.0-56.0 and 54.5-57.0 as the pairs' odd one (hashtree
+/// 49.8-51.2), on that Intel Xeon.
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn one_block_alone<const PLAIN: bool>(iv: &[u32; 8], block: &[u8; 64], out: &mut [u8]) {
