@@ -55,8 +55,8 @@ macro_rules! rounds4 {
 macro_rules! next_words {
     // (`short` first: the plain arm would try to read it as an expression.) The same words
     // with a shorter path from `$w3`, for a stream whose schedule cannot run ahead of its
-    // rounds (PBKDF2's blocks, made of the last digest; a message of one block on some cores:
-    // `one_block_pairs`), where the schedule's chain, one group after the other, sets the
+    // rounds (PBKDF2's blocks, made of the last digest; a message of one block alone on some
+    // cores: `one_block_alone`), where the schedule's chain, one group after the other, sets the
     // pace: `w[t-4]`, the one word of w[t-7..t-4] that `$w3` supplies, only adds to the last
     // new word, which nothing else in `sha256msg2` reads, so it is added after it, and
     // `sha256msg2` waits for `$w3` alone. Two instructions more than the plain form.
@@ -251,7 +251,7 @@ pub(crate) const PADDING_WK: [u32; 64] = {
 /// from the state `$iv_abef`, `$iv_cdgh`: the block's rounds, the feed-forward, the padding
 /// block's rounds on [`PADDING_WK`] (LLVM folds each round pair's words into a constant of
 /// its own), the feed-forward again. The block's schedule in the form `$form` ([`next_words`]):
-/// which one is faster depends on the core ([`one_block_pairs`]).
+/// which one is faster depends on the core ([`one_block_alone`]).
 macro_rules! one_block_message {
     ($form:ident, $iv_abef:expr, $iv_cdgh:expr, $block:expr) => {{
         let (mut abef, mut cdgh) = ($iv_abef, $iv_cdgh);

@@ -341,7 +341,8 @@ algorithms! {
 /// nodes: the two child digests side by side), the same as [`sha256`] of each: the batch path
 /// for that shape, where every message is one block and its padding block is the same constant
 /// whose schedule is expanded once per batch. One node (a step of a Merkle proof) goes straight
-/// to the single-message kernel's entry for one-block messages, its digest written in place.
+/// to the single-message kernel's entry for one-block messages, its digest written in place,
+/// where the kernel has one and no many-message variant is pinned.
 ///
 /// # Panics
 /// If `nodes` and `digests` differ in length (as `copy_from_slice` does).

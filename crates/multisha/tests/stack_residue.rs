@@ -667,8 +667,8 @@ fn batch_functions_leave_no_state_or_schedule_on_the_stack() {
         .map(|m| m[..100].repeat(10))
         .collect();
     scan_batches("two", &two, &mut found);
-    // Three messages of one block: one by one, a pair through the single-message kernel's
-    // entry for such messages (where it has one), then one alone.
+    // Three messages of one block: one by one, through the single-message kernel's entry for
+    // such messages (where it has one; on SHA-NI three steps of two streams).
     let nodes: Vec<Vec<u8>> = batch_messages(0x5EED_1234_ABCD_0003)
         .into_iter()
         .filter(|m| m.len() == 64)

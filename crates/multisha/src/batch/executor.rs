@@ -513,13 +513,6 @@ fn serial_in<H, M, D, S>(
         {
             run += 1;
         }
-        // A full run with exactly one more after it gives up its last: the two then go side by
-        // side, not the ninth alone (9 nodes 0.99x hashtree's speed as 8 and 1, on an Intel
-        // Xeon with AMX).
-        let one_block = |k: usize| k < range.end && messages.get(k).len() == block_len;
-        if run == ONE_BLOCK_RUN && one_block(i + run) && !one_block(i + run + 1) {
-            run -= 1;
-        }
         // SAFETY: the entry comes from the dispatcher with its kernel, which checks the CPU.
         i += unsafe {
             match run {
@@ -536,7 +529,10 @@ fn serial_in<H, M, D, S>(
 /// of 16 or 32 references are built out of line and returned through the stack, whose copy
 /// stalls on store forwarding: 9 and 10 nodes took 1.05-1.06 times hashtree's time in one
 /// call against 1.00-1.01 as 8 and the rest (Intel Xeon with AMX). The pipelined shape of
-/// `shani`'s entry starts afresh every eight nodes, which cost it 2% at 12-16 nodes there.
+/// `shani`'s entry starts afresh every eight nodes, which cost it 2% at 12-16 nodes there. (A
+/// run of eight giving up its last to a ninth node, 7 and 2, took 9 nodes from 0.99 to 1.03
+/// times hashtree's speed on the pairs' shape there; the pipelined shape pairs an odd run's
+/// last node with itself, so it would cost that shape a node's work: not done.)
 const ONE_BLOCK_RUN: usize = 8;
 
 /// Messages `i..i + count` (`count` at most `N`), each one block long, through the one-block

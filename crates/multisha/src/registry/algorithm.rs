@@ -6,7 +6,7 @@
 use core::any::Any;
 use core::fmt;
 use core::hash::{Hash, Hasher};
-use multisha_contract::{Compression, Cost, CpuFeatures, Declaration, Schedule};
+use multisha_contract::{Compression, Cost, CpuFeatures, Declaration, Kernel, Schedule};
 
 /// A compression function: SHA-1, SHA-256 (which also computes SHA-224) or SHA-512 (which also
 /// computes SHA-384, SHA-512/224 and SHA-512/256).
@@ -171,6 +171,7 @@ pub(crate) trait Declared: Any + Sync {
     fn kernel_address(&self) -> usize;
     fn lanes(&self) -> usize;
     fn is_many(&self) -> bool;
+    fn has_one_block_entry(&self) -> bool;
     fn cost(&self) -> Cost;
     fn as_any(&self) -> &dyn Any;
 }
@@ -196,6 +197,9 @@ impl<A: Compression> Declared for Declaration<A> {
     }
     fn is_many(&self) -> bool {
         self.kernel.is_many()
+    }
+    fn has_one_block_entry(&self) -> bool {
+        matches!(&self.kernel, Kernel::Single(kernel) if kernel.one_block.is_some())
     }
     fn cost(&self) -> Cost {
         self.cost
@@ -258,6 +262,13 @@ impl Variant {
         } else {
             Interface::Single
         }
+    }
+
+    /// Whether it has an entry of its own for messages of exactly one block (64-byte Merkle
+    /// nodes), which runs their padding block on a constant schedule and builds no padded
+    /// tail (the one-shot functions, `sha256_pairs` and one-by-one batches use it).
+    pub fn has_one_block_entry(&self) -> bool {
+        self.declaration.has_one_block_entry()
     }
 
     /// How many messages it compresses at once (1 for single-message variants and the serial
