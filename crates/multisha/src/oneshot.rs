@@ -45,8 +45,9 @@ pub(crate) unsafe fn hash<H: HashFunction>(
     if let Some(digest) = unsafe { one_block_digest::<H>(one_block, data) } {
         return digest;
     }
+    // (Not the entry again: checked above.)
     // SAFETY: forwarded from the caller.
-    unsafe { hash_in::<H>(&mut OneShot::new(), kernel, one_block, data) }
+    unsafe { hash_in::<H>(&mut OneShot::new(), kernel, None, data) }
 }
 
 /// The digest of `data` through the entry for one-block messages `one_block`, where `data` is

@@ -86,9 +86,8 @@ fn generic_code_and_pinned_variants_take_them_too() {
 fn merkle_nodes_of_every_count_up_to_three_runs() {
     // One by one, runs of one-block messages go to the single-message kernel's entry up to
     // eight at a time (on SHA-NI: pairs, an odd count's first three in three steps of two
-    // streams, or a pipeline from four on; one node alone; a full run with exactly one node
-    // after it gives that run's last to it): every count to past two full runs, planned and
-    // one by one, against RustCrypto's digests.
+    // streams, or a pipeline from four on; one node alone): every count to past two full
+    // runs, planned and one by one, against RustCrypto's digests.
     use sha2::Digest as _;
     let nodes: Vec<[u8; 64]> = (0..70u8)
         .map(|n| core::array::from_fn(|i| n.wrapping_mul(31) ^ i as u8))
