@@ -323,9 +323,9 @@ pub fn all_on_lanes_time(
 ) -> f32 {
     let shape = Shape::new(count, &lens, block_len, length_bytes);
     debug_assert!(shape.equal || count <= Shape::TAIL);
-    let mut tail = Tail::EQUAL;
-    shape.tail(&mut tail, &lens, block_len, length_bytes);
-    lanes_time(lanes, cost, &Part::all(&shape, &tail), &tail)
+    shape.with_tail(&lens, block_len, length_bytes, |tail| {
+        lanes_time(lanes, cost, &Part::all(&shape, tail), tail)
+    })
 }
 
 /// The steps of `count` ragged messages of `blocks` blocks in all, the last to start (the
@@ -469,9 +469,9 @@ pub fn plan_ragged(
     if let Some(plan) = one_by_one_wins(costs, shape) {
         return plan;
     }
-    let mut tail = Tail::EQUAL;
-    shape.tail(&mut tail, &lens, block_len, length_bytes);
-    search(costs, shape, &tail)
+    shape.with_tail(&lens, block_len, length_bytes, |tail| {
+        search(costs, shape, tail)
+    })
 }
 
 /// The [`estimate`] of a ragged batch of `shape` whose search would cost more than
@@ -558,7 +558,7 @@ pub(crate) fn estimated_on_lanes(shape: &Shape, width: usize, cost: Cost) -> f32
 }
 
 /// The plan of least predicted time for the batch `shape` with its last messages `tail`
-/// ([`Shape::tail`]; [`Tail::EQUAL`] for an equal batch) given `costs`.
+/// ([`Shape::with_tail`]; [`Tail::EQUAL`] for an equal batch) given `costs`.
 pub fn plan(costs: &Costs, shape: &Shape, tail: &Tail) -> Plan {
     if let Some(plan) = one_by_one_wins(costs, shape) {
         return plan;
@@ -836,8 +836,7 @@ mod tests {
 
     fn shape(lens: &[usize]) -> (Shape, Tail) {
         let shape = Shape::new(lens.len(), |i| lens[i], 64, 8);
-        let mut tail = Tail::EQUAL;
-        shape.tail(&mut tail, |i| lens[i], 64, 8);
+        let tail = shape.with_tail(|i| lens[i], 64, 8, Tail::clone);
         (shape, tail)
     }
 

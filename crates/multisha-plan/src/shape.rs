@@ -140,17 +140,20 @@ fn wrapping_totals(
 
 /// The last messages of a ragged batch in start order (the shortest of the last window,
 /// longest first), as sums from the start of the tail: `blocks[i]` and `segments[i]` count
-/// messages `0..i`. Read only when the planner needs them ([`Shape::tail`]).
+/// messages `0..i`. Read only when the planner needs them ([`Shape::with_tail`]).
 #[derive(Debug, Clone)]
 pub struct Tail {
     blocks: [u32; Shape::TAIL + 1],
     segments: [u32; Shape::TAIL + 1],
     /// Each message's length in bytes.
     lens: [u32; Shape::TAIL],
-    /// Whether each message is long enough for the executor's rotation of a stage's last
-    /// messages ([`rotates`]).
-    rotates: [bool; Shape::TAIL],
+    /// Bit `i`: whether message `i` is long enough for the executor's rotation of a stage's
+    /// last messages ([`rotates`]).
+    rotates: u64,
 }
+
+// One bit a tail message.
+const _: () = assert!(Shape::TAIL <= u64::BITS as usize);
 
 impl Tail {
     /// The tail of an equal batch, which the planner computes from the totals.
@@ -158,7 +161,7 @@ impl Tail {
         blocks: [0; Shape::TAIL + 1],
         segments: [0; Shape::TAIL + 1],
         lens: [0; Shape::TAIL],
-        rotates: [false; Shape::TAIL],
+        rotates: 0,
     };
 
     /// Blocks of tail message `i` (start order), padding included.
@@ -170,7 +173,7 @@ impl Tail {
     /// Whether tail message `i` is long enough to share the lanes by rotation.
     #[inline(always)]
     pub fn rotates(&self, i: usize) -> bool {
-        self.rotates[i]
+        self.rotates >> i & 1 == 1
     }
 }
 
@@ -181,7 +184,7 @@ impl Shape {
 
     /// The totals of messages of `lens` bytes, for blocks of `block_len` bytes (a power of
     /// two) whose padding ends in a length field of `length_bytes`: one pass of adds and
-    /// shifts. The last messages are read by [`Shape::tail`], only when the planner needs
+    /// shifts. The last messages are read by [`Shape::with_tail`], only when the planner needs
     /// them.
     #[inline]
     pub fn new(
@@ -285,16 +288,17 @@ impl Shape {
     }
 
     /// Reads the last messages of a ragged batch (the shortest of the last window, in start
-    /// order) into `tail` ([`Tail::EQUAL`] serves equal batches).
-    pub fn tail(
+    /// order) and hands them to `then` ([`Tail::EQUAL`] for an equal batch). Lent, not
+    /// returned: returned, the 840 bytes were copied out through the C library's `memcpy`.
+    pub fn with_tail<R>(
         &self,
-        tail: &mut Tail,
         lens: impl Fn(usize) -> usize,
         block_len: usize,
         length_bytes: usize,
-    ) {
+        then: impl FnOnce(&Tail) -> R,
+    ) -> R {
         if self.equal || self.count == 0 {
-            return;
+            return then(&Tail::EQUAL);
         }
         let (start, end) = window_of(self.count - 1, self.count);
         let mut window = [0u32; WINDOW];
@@ -305,14 +309,31 @@ impl Shape {
         }
         window.sort_unstable_by(|a, b| b.cmp(a));
         let last = &window[window.len() - self.tail_len..];
+        // The arrays start out holding the tail's length, not zeros: nothing past the tail is
+        // read, and 840 bytes of zeros were a call to the C library's `memset`, whose AVX-512
+        // stores (on an Intel Xeon) held a core that had just run the 512-bit lane kernels at
+        // their lower clock through the batch that followed: 7 SHA-1 messages of 0-8 KiB
+        // planned one by one on SHA-NI took 1.06-1.12 times the same batch pinned after
+        // `avx512-x16` and `avx512-x32` batches, 1.00-1.01 without the `memset`.
+        let filler = self.tail_len as u32;
+        let mut tail = Tail {
+            blocks: [filler; Shape::TAIL + 1],
+            segments: [filler; Shape::TAIL + 1],
+            lens: [filler; Shape::TAIL],
+            rotates: 0,
+        };
+        tail.blocks[0] = 0;
+        tail.segments[0] = 0;
         for (i, &len) in last.iter().enumerate() {
             let len = len as usize;
             tail.lens[i] = len as u32;
             let (blocks, segments) = message_blocks(len, block_len, length_bytes);
-            tail.rotates[i] = rotates(blocks);
-            tail.blocks[i + 1] = tail.blocks[i] + blocks as u32;
+            tail.rotates |= u64::from(rotates(blocks)) << i;
+            // Saturating: 64 messages of 4 GiB (`engine::batch_plan` takes any lengths).
+            tail.blocks[i + 1] = tail.blocks[i].saturating_add(blocks as u32);
             tail.segments[i + 1] = tail.segments[i] + segments as u32;
         }
+        then(&tail)
     }
 
     /// Blocks and segments of each message, if every message has the same length.

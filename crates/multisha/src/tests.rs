@@ -379,7 +379,8 @@ fn every_many_variant_agrees_with_rustcrypto() {
 
 /// Lengths no slice can have plan without an overflow, in every build (`batch_plan` takes any
 /// `usize`; block sums saturate): with one another, with empty messages, in equal and ragged
-/// batches of every size the planner treats differently (a window, twice the widest lanes).
+/// batches of every size the planner treats differently (a window, twice the widest lanes),
+/// and 64 of them in the planner's tail (65 messages, the first short).
 #[test]
 fn plans_of_lengths_no_slice_can_have_do_not_overflow() {
     use crate::engine::{Algorithm, batch_plan};
@@ -391,7 +392,10 @@ fn plans_of_lengths_no_slice_can_have_do_not_overflow() {
                     .map(|j| if j % 2 == i % 2 { big } else { j })
                     .collect();
                 let equal = std::vec![big; count];
-                for lengths in [ragged, equal] {
+                // Ragged in the first window only: the last window (the planner's tail) all huge.
+                let mut first_short = equal.clone();
+                first_short[0] = 0;
+                for lengths in [ragged, equal, first_short] {
                     let plan = batch_plan(algorithm, &lengths);
                     let planned: usize = plan.stages().map(|s| s.count).sum();
                     assert_eq!(planned, count, "{plan}");

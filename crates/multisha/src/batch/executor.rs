@@ -1626,9 +1626,12 @@ mod tests {
                         block_len,
                         length_bytes,
                     );
-                    let mut tail = multisha_plan::shape::Tail::EQUAL;
-                    shape.tail(&mut tail, |i| lens[i], block_len, length_bytes);
-                    let simulated = multisha_plan::ragged_steps(&tail, 0, count, lanes);
+                    let simulated = shape.with_tail(
+                        |i| lens[i],
+                        block_len,
+                        length_bytes,
+                        |tail| multisha_plan::ragged_steps(tail, 0, count, lanes),
+                    );
                     assert_eq!(
                         simulated,
                         ran,
