@@ -311,10 +311,11 @@ impl Shape {
         let last = &window[window.len() - self.tail_len..];
         // The arrays start out holding the tail's length, not zeros: nothing past the tail is
         // read, and 840 bytes of zeros were a call to the C library's `memset`, whose AVX-512
-        // stores (on an Intel Xeon) held a core that had just run the 512-bit lane kernels at
-        // their lower clock through the batch that followed: 7 SHA-1 messages of 0-8 KiB
-        // planned one by one on SHA-NI took 1.06-1.12 times the same batch pinned after
-        // `avx512-x16` and `avx512-x32` batches, 1.00-1.01 without the `memset`.
+        // stores, in a core that had just run the 512-bit lane kernels, slowed the SHA-NI
+        // batch that followed (an Intel Xeon): 7 SHA-1 messages of 0-8 KiB planned one by one
+        // took 1.06-1.12 times the same batch pinned after `avx512-x16` and `avx512-x32`
+        // batches, 1.01 without the `memset` (a `memset` of 840 bytes put before the pinned
+        // batch slowed it as much).
         let filler = self.tail_len as u32;
         let mut tail = Tail {
             blocks: [filler; Shape::TAIL + 1],
