@@ -223,15 +223,26 @@ where
 
 /// Batches of at most this many messages are read one by one straight away, with no check
 /// whether their lengths are equal first, and settled from their totals where they go one by
-/// one ([`route`] says why). Measured on an Intel Xeon (`regret --processes 5`, against a loop
+/// one ([`route`] says why); ragged ones up to [`READ_RAGGED_AT_ONCE`] too, once their
+/// lengths were found to differ. Measured on an Intel Xeon (`regret --processes 5`, against a loop
 /// of one-shot calls): settled from their blocks up to 3 messages only, 4-8 x 32 B SHA-256 ran
 /// 1.05-1.07 times the loop, 1.02-1.03 up to 8 (SHA-1 1.03-1.05 and 1.01); 2 and 3 x 32 B
 /// 1.04 and 1.03 before, 1.05 and 1.04 after. (On a Zen 4, settling up to 8 without the
 /// equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to 3.)
 const READ_AT_ONCE: usize = 8;
 
+/// Ragged batches of at most this many messages take the same pass as the smallest ones
+/// ([`READ_AT_ONCE`]), after the check that found their lengths unequal: through the general
+/// path (a second pass for their shape, the page-aliasing check, the floors' estimate),
+/// 9 SHA-1 messages of 0-200 bytes took 1.046 times a loop of one-shot calls, 1.021 through
+/// the pass. Equal batches of this size keep the general path, whose comparison of their
+/// lengths and remembered plan cost less than the pass (9 x 32 B 1.020 against 1.038; 13 x
+/// 64 B, on the lanes, 0.98-1.02 against 1.05 times the lane kernel pinned; an Intel Xeon).
+const READ_RAGGED_AT_ONCE: usize = 16;
+
 // The blocks of a few messages are summed with plain adds ([`route`]).
-const _: () = assert!(READ_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
+const _: () = assert!(READ_AT_ONCE <= READ_RAGGED_AT_ONCE);
+const _: () = assert!(READ_RAGGED_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
 
 /// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
 /// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
@@ -280,7 +291,12 @@ where
     let mut estimated = None;
     // Whether this batch's work was counted towards working out the estimates (not again).
     let mut counted = false;
-    let shape = if count <= READ_AT_ONCE {
+    // The lengths of a batch past the smallest compared, where a few more ragged ones may
+    // still take the smallest ones' pass: whether they are all of one length.
+    let mut equal_len = Some(equal_len);
+    let compared = (count > READ_AT_ONCE && count <= READ_RAGGED_AT_ONCE)
+        .then(|| equal_len.take().and_then(|equal_len| equal_len()));
+    let shape = if count <= READ_AT_ONCE || compared == Some(None) {
         'small: {
             let first = lens(0);
             // Plain adds (no saturating chain of compares and moves: 2% of 8 x 32 B SHA-1 on
@@ -342,7 +358,11 @@ where
             shape
         }
     } else {
-        match equal_len() {
+        let equal = match compared {
+            Some(compared) => compared,
+            None => equal_len.take().and_then(|equal_len| equal_len()),
+        };
+        match equal {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
         }
