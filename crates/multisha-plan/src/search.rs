@@ -16,12 +16,12 @@
 //! The prediction, for `m` messages of `T` blocks in all (padding included) on `w` lanes:
 //! equal lengths run in groups of `w` (the last one partly filled), each one call per segment
 //! (whole blocks, padded tail) and as many steps as one message has blocks; ragged lengths
-//! (all in slots) take the steps the executor's lanes take,
-//! simulated where the planner sees every message and there are at most two a lane
-//! ([`ragged_steps`]), else bounded: `T / w` steps, plus the last message's blocks as the
-//! lanes drain (longest-first list scheduling), and never fewer than the longest message's;
-//! with about one call per segment (a call ends when any lane's segment does). One by one,
-//! every message costs one call per segment and one step per block.
+//! (all in slots) take the steps the executor's lanes take, simulated where the planner sees
+//! every message and there are at most two a lane or [`SIMULATED`] in all ([`ragged_steps`]),
+//! else bounded: `T / w` steps, plus the last message's blocks as the lanes drain
+//! (longest-first list scheduling), and never fewer than the longest message's; with about
+//! one call per segment (a call ends when any lane's segment does). One by one, every message
+//! costs one call per segment and one step per block.
 //!
 //! The planning budget: the search (the last window read and sorted, every split predicted,
 //! the lanes simulated) runs only where it costs at most [`PLANNING_SHARE`] of the batch's
@@ -302,7 +302,8 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
         ) - padding * groups as f32;
     }
     let steps = match part.known {
-        // Few messages a lane, where the bound overshoots most and simulating costs least.
+        // Few messages a lane, or few in all: where the bound overshoots most and simulating
+        // costs least.
         Some((from, to)) if to - from <= (2 * lanes).max(SIMULATED) => {
             ragged_steps(tail, from, to, lanes)
         }
@@ -318,9 +319,9 @@ fn lanes_time(lanes: usize, cost: Cost, part: &Part, tail: &Tail) -> f32 {
 const SIMULATED: usize = 16;
 
 /// The predicted time of `count` messages of lengths `lens` (equal, or at most
-/// [`Shape::TAIL`]: every one seen, the lanes simulated) all on a lane kernel of `lanes` lanes
-/// and `cost`: the calibration's check of the model against batches that refill the lanes or
-/// share a padding block.
+/// [`Shape::TAIL`]: every one seen, the lanes simulated where the planner simulates them) all
+/// on a lane kernel of `lanes` lanes and `cost`: the calibration's check of the model against
+/// batches that refill the lanes or share a padding block.
 pub fn all_on_lanes_time(
     lanes: usize,
     cost: Cost,
@@ -498,10 +499,11 @@ pub fn unsearched(costs: &Costs, shape: &Shape) -> Option<Plan> {
 pub const PLANNING_SHARE: f32 = 0.02;
 
 /// What [`search`] costs on a ragged batch of `shape`, in nanoseconds: the last window's
-/// lengths read and sorted, and a simulation per candidate of up to twice a kernel's lanes.
-/// Measured on an AMD EPYC (Zen 4) with `cargo run --release -p multisha --example
-/// batch_plan`: about 120 ns for 2 messages, 330 for 9, 500 for 24; a slower core also hashes
-/// slower, so the share holds roughly.
+/// lengths read and sorted, and a simulation per candidate of up to twice a kernel's lanes
+/// (or [`SIMULATED`] messages). Measured on an AMD EPYC (Zen 4) with `cargo run --release -p
+/// multisha --example batch_plan`: about 120 ns for 2 messages, 330 for 9, 500 for 24; a
+/// slower core also hashes slower, so the share holds roughly. (On an Intel Xeon, 9 SHA-1
+/// messages: 179-187 ns, 204-242 with the simulation up to 16 messages.)
 #[inline]
 fn search_ns(shape: &Shape) -> f32 {
     search_ns_of(shape.count)

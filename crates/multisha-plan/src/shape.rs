@@ -140,7 +140,8 @@ fn wrapping_totals(
 
 /// The last messages of a ragged batch in start order (the shortest of the last window,
 /// longest first), as sums from the start of the tail: `blocks[i]` and `segments[i]` count
-/// messages `0..i`. Read only when the planner needs them ([`Shape::with_tail`]).
+/// messages `0..i`. Read only when the planner needs them ([`Shape::with_tail`]); the entries
+/// past the tail's messages hold no count.
 #[derive(Debug, Clone)]
 pub struct Tail {
     blocks: [u32; Shape::TAIL + 1],
@@ -173,6 +174,7 @@ impl Tail {
     /// Whether tail message `i` is long enough to share the lanes by rotation.
     #[inline(always)]
     pub fn rotates(&self, i: usize) -> bool {
+        debug_assert!(i < Shape::TAIL);
         self.rotates >> i & 1 == 1
     }
 }
@@ -289,7 +291,7 @@ impl Shape {
 
     /// Reads the last messages of a ragged batch (the shortest of the last window, in start
     /// order) and hands them to `then` ([`Tail::EQUAL`] for an equal batch). Lent, not
-    /// returned: returned, the 840 bytes were copied out through the C library's `memcpy`.
+    /// returned: returned, the tail was copied out through the C library's `memcpy`.
     pub fn with_tail<R>(
         &self,
         lens: impl Fn(usize) -> usize,
@@ -310,12 +312,12 @@ impl Shape {
         window.sort_unstable_by(|a, b| b.cmp(a));
         let last = &window[window.len() - self.tail_len..];
         // The arrays start out holding the tail's length, not zeros: nothing past the tail is
-        // read, and 840 bytes of zeros were a call to the C library's `memset`, whose AVX-512
-        // stores, in a core that had just run the 512-bit lane kernels, slowed the SHA-NI
-        // batch that followed (an Intel Xeon): 7 SHA-1 messages of 0-8 KiB planned one by one
-        // took 1.06-1.12 times the same batch pinned after `avx512-x16` and `avx512-x32`
-        // batches, 1.01 without the `memset` (a `memset` of 840 bytes put before the pinned
-        // batch slowed it as much).
+        // read, and zeroing the tail (840 bytes then) was a call to the C library's `memset`
+        // (glibc's AVX-512 one on an Intel Xeon), after which, in a core that had just run the
+        // 512-bit lane kernels, the SHA-NI batch that followed ran slower: 7 SHA-1 messages of
+        // 0-8 KiB planned one by one took 1.06-1.12 times the same batch pinned after
+        // `avx512-x16` and `avx512-x32` batches, 1.01 without the `memset` (a `memset` of 840
+        // bytes put before the pinned batch slowed it as much).
         let filler = self.tail_len as u32;
         let mut tail = Tail {
             blocks: [filler; Shape::TAIL + 1],
@@ -330,7 +332,8 @@ impl Shape {
             tail.lens[i] = len as u32;
             let (blocks, segments) = message_blocks(len, block_len, length_bytes);
             tail.rotates |= u64::from(rotates(blocks)) << i;
-            // Saturating: 64 messages of 4 GiB (`engine::batch_plan` takes any lengths).
+            // Saturating: 64 messages of 4 GiB or more (lengths saturate at 4 GiB; 64-byte
+            // blocks).
             tail.blocks[i + 1] = tail.blocks[i].saturating_add(blocks as u32);
             tail.segments[i + 1] = tail.segments[i] + segments as u32;
         }

@@ -386,7 +386,7 @@ fn plans_of_lengths_no_slice_can_have_do_not_overflow() {
     use crate::engine::{Algorithm, batch_plan};
     let huge = [usize::MAX, usize::MAX - 1, usize::MAX / 2, 1 << 62];
     for &algorithm in Algorithm::ALL {
-        for count in [1, 2, 3, 17, 33, 65, 200] {
+        for count in [1, 2, 3, 9, 16, 17, 33, 65, 200] {
             for (i, &big) in huge.iter().enumerate() {
                 let ragged: std::vec::Vec<usize> = (0..count)
                     .map(|j| if j % 2 == i % 2 { big } else { j })

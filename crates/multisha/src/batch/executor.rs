@@ -1599,10 +1599,11 @@ mod tests {
 
     #[test]
     fn the_planner_counts_the_steps_of_few_ragged_messages_as_the_lanes_run_them() {
-        // The planner simulates the lanes of a batch whose messages it all sees (up to 32)
-        // instead of bounding them; a simulation that drifts from the executor (rotation, the
-        // refill order) would mislead it without changing a digest. For 64-byte blocks
-        // (SHA-256) and 128-byte ones (SHA-512): the rotation's threshold is in blocks.
+        // The planner simulates the lanes of a batch whose messages it all sees (up to twice
+        // a kernel's lanes, or 16) instead of bounding them; a simulation that drifts from the
+        // executor (rotation, the refill order) would mislead it without changing a digest.
+        // For 64-byte blocks (SHA-256) and 128-byte ones (SHA-512): the rotation's threshold
+        // is in blocks.
         fn cases<H: HashFunction>(seed: u64) {
             let (block_len, length_bytes) = (
                 super::super::block_len::<H>(),

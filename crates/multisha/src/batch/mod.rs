@@ -231,13 +231,13 @@ where
 /// equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to 3.)
 const READ_AT_ONCE: usize = 8;
 
-/// Ragged batches of at most this many messages take the same pass as the smallest ones
-/// ([`READ_AT_ONCE`]), after the check that found their lengths unequal: through the general
-/// path (a second pass for their shape, the page-aliasing check, the floors' estimate),
-/// 9 SHA-1 messages of 0-200 bytes took 1.046 times a loop of one-shot calls, 1.021 through
-/// the pass. Equal batches of this size keep the general path, whose comparison of their
-/// lengths and remembered plan cost less than the pass (9 x 32 B 1.020 against 1.038; 13 x
-/// 64 B, on the lanes, 0.98-1.02 against 1.05 times the lane kernel pinned; an Intel Xeon).
+/// Ragged batches of at most this many messages are decided as the smallest ones are
+/// ([`READ_AT_ONCE`]), after the comparison that found their lengths unequal: settled one by
+/// one from their totals before the page-aliasing check and the rest of the general path, 9
+/// SHA-1 messages of 0-200 bytes took 1.026-1.033 times a loop of one-shot calls, against
+/// 1.045-1.046 through it. Equal batches of this size keep the general path, whose remembered
+/// plan costs less than the pass (9 x 32 B 1.020 against 1.038; 13 x 64 B, on the lanes,
+/// 0.98-1.02 against 1.05 times the lane kernel pinned; an Intel Xeon).
 const READ_RAGGED_AT_ONCE: usize = 16;
 
 // The blocks of a few messages are summed with plain adds ([`route`]).
@@ -254,7 +254,8 @@ const _: () = assert!(READ_RAGGED_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
 /// equal shape remembered as one by one, or (in a process's first batches) a batch too small
 /// to pay for working out the estimates. An equal batch's totals need no pass over the
 /// messages (the lengths compared, four at a time without a branch); a ragged one's take one.
-/// A few messages take that one pass straight away (it finds whether they are equal too):
+/// A few messages take that one pass straight away (it finds whether they are equal too; a
+/// few more, [`READ_RAGGED_AT_ONCE`], once their lengths were compared and differ):
 /// comparing them first was a tenth of what 3 short SHA-1 messages add to a loop of one-shot
 /// calls; and where it settles one by one, nothing else is read (the costs and the pass
 /// again, the aliasing check, each lane kernel's estimate in turn: 7-24 ns of what 4 x 32 B
