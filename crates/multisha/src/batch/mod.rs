@@ -223,26 +223,15 @@ where
 
 /// Batches of at most this many messages are read one by one straight away, with no check
 /// whether their lengths are equal first, and settled from their totals where they go one by
-/// one ([`route`] says why); ragged ones up to [`READ_RAGGED_AT_ONCE`] too, once their
-/// lengths were found to differ. Measured on an Intel Xeon (`regret --processes 5`, against a loop
+/// one ([`route`] says why). Measured on an Intel Xeon (`regret --processes 5`, against a loop
 /// of one-shot calls): settled from their blocks up to 3 messages only, 4-8 x 32 B SHA-256 ran
 /// 1.05-1.07 times the loop, 1.02-1.03 up to 8 (SHA-1 1.03-1.05 and 1.01); 2 and 3 x 32 B
 /// 1.04 and 1.03 before, 1.05 and 1.04 after. (On a Zen 4, settling up to 8 without the
 /// equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to 3.)
 const READ_AT_ONCE: usize = 8;
 
-/// Ragged batches of at most this many messages are decided as the smallest ones are
-/// ([`READ_AT_ONCE`]), after the comparison that found their lengths unequal: settled one by
-/// one from their totals before the page-aliasing check and the rest of the general path, 9
-/// SHA-1 messages of 0-200 bytes took 1.026-1.033 times a loop of one-shot calls, against
-/// 1.045-1.046 through it. Equal batches of this size keep the general path, whose remembered
-/// plan costs less than the pass (9 x 32 B 1.020 against 1.038; 13 x 64 B, on the lanes,
-/// 0.98-1.02 against 1.05 times the lane kernel pinned; an Intel Xeon).
-const READ_RAGGED_AT_ONCE: usize = 16;
-
 // The blocks of a few messages are summed with plain adds ([`route`]).
-const _: () = assert!(READ_AT_ONCE <= READ_RAGGED_AT_ONCE);
-const _: () = assert!(READ_RAGGED_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
+const _: () = assert!(READ_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
 
 /// Decides what a batch of `count` messages of lengths `lens` (all of one length: what
 /// `equal_len` says, asked past a few messages) comes to, and sends it to `to`: the
@@ -254,8 +243,7 @@ const _: () = assert!(READ_RAGGED_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
 /// equal shape remembered as one by one, or (in a process's first batches) a batch too small
 /// to pay for working out the estimates. An equal batch's totals need no pass over the
 /// messages (the lengths compared, four at a time without a branch); a ragged one's take one.
-/// A few messages take that one pass straight away (it finds whether they are equal too; a
-/// few more, [`READ_RAGGED_AT_ONCE`], once their lengths were compared and differ):
+/// A few messages take that one pass straight away (it finds whether they are equal too):
 /// comparing them first was a tenth of what 3 short SHA-1 messages add to a loop of one-shot
 /// calls; and where it settles one by one, nothing else is read (the costs and the pass
 /// again, the aliasing check, each lane kernel's estimate in turn: 7-24 ns of what 4 x 32 B
@@ -292,12 +280,7 @@ where
     let mut estimated = None;
     // Whether this batch's work was counted towards working out the estimates (not again).
     let mut counted = false;
-    // The lengths of a batch past the smallest compared, where a few more ragged ones may
-    // still take the smallest ones' pass: whether they are all of one length.
-    let mut equal_len = Some(equal_len);
-    let compared = (count > READ_AT_ONCE && count <= READ_RAGGED_AT_ONCE)
-        .then(|| equal_len.take().and_then(|equal_len| equal_len()));
-    let shape = if count <= READ_AT_ONCE || compared == Some(None) {
+    let shape = if count <= READ_AT_ONCE {
         'small: {
             let first = lens(0);
             // Plain adds (no saturating chain of compares and moves: 2% of 8 x 32 B SHA-1 on
@@ -359,11 +342,7 @@ where
             shape
         }
     } else {
-        let equal = match compared {
-            Some(compared) => compared,
-            None => equal_len.take().and_then(|equal_len| equal_len()),
-        };
-        match equal {
+        match equal_len() {
             Some(len) => Shape::equal(count, len, block_len, length_bytes),
             None => Shape::new(count, lens, block_len, length_bytes),
         }
