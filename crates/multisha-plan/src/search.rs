@@ -17,8 +17,8 @@
 //! equal lengths run in groups of `w` (the last one partly filled), each one call per segment
 //! (whole blocks, padded tail) and as many steps as one message has blocks; ragged lengths
 //! (all in slots) take the steps the executor's lanes take, simulated where the planner sees
-//! every message and there are at most two a lane or [`SIMULATED`] in all ([`ragged_steps`]),
-//! else bounded: `T / w` steps, plus the last message's blocks as the lanes drain
+//! every message and there are at most two a lane or 16 in all ([`ragged_steps`]), else
+//! bounded: `T / w` steps, plus the last message's blocks as the lanes drain
 //! (longest-first list scheduling), and never fewer than the longest message's; with about
 //! one call per segment (a call ends when any lane's segment does). One by one, every message
 //! costs one call per segment and one step per block.
