@@ -502,8 +502,8 @@ pub const PLANNING_SHARE: f32 = 0.02;
 /// lengths read and sorted, and a simulation per candidate of up to twice a kernel's lanes
 /// (or [`SIMULATED`] messages). Measured on an AMD EPYC (Zen 4) with `cargo run --release -p
 /// multisha --example batch_plan`: about 120 ns for 2 messages, 330 for 9, 500 for 24; a
-/// slower core also hashes slower, so the share holds roughly. (On an Intel Xeon, 9 SHA-1
-/// messages: 179-187 ns, 204-242 with the simulation up to 16 messages.)
+/// slower core also hashes slower, so the share holds roughly. (On an Intel Xeon, 9 messages
+/// where the search ran: 179-187 ns, 204-242 with the simulation up to 16 messages.)
 #[inline]
 fn search_ns(shape: &Shape) -> f32 {
     search_ns_of(shape.count)
