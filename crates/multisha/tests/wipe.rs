@@ -218,7 +218,8 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
                     multisha::engine::calibrate(algorithm);
                     shapes.clone().find(|lengths| has(lengths, true))
                 })
-        }; // (A variant pinned through the environment, CI's runs per forced variant, runs every
+        };
+        // (A variant pinned through the environment, CI's runs per forced variant, runs every
         // batch alone: `batch_calls_wipe_once` checks each that way.)
         let pinned = batch_plan(algorithm, &[4096; 17]).pinned;
         let Some(lengths) = mixed.or_else(|| {
