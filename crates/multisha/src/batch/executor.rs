@@ -508,10 +508,22 @@ fn serial_in<H, M, D, S>(
         // digests of their own, copied out, 4 nodes took 4% longer). The arrays of a call are
         // of the run's size rounded up to a power of two: building 32 for 3 or 4 nodes took
         // longer than hashing one.
+        // Counted one past a full run: a run of exactly one more than that goes as six and
+        // three, not a full run and a node alone ([`ONE_BLOCK_RUN`]).
         let mut run = 1;
-        while run < ONE_BLOCK_RUN && i + run < range.end && messages.get(i + run).len() == block_len
+        while run <= ONE_BLOCK_RUN
+            && i + run < range.end
+            && messages.get(i + run).len() == block_len
         {
             run += 1;
+        }
+        if run > ONE_BLOCK_RUN {
+            let longer = i + run < range.end && messages.get(i + run).len() == block_len;
+            run = if longer {
+                ONE_BLOCK_RUN
+            } else {
+                ONE_BLOCK_RUN - 2
+            };
         }
         // SAFETY: the entry comes from the dispatcher with its kernel, which checks the CPU.
         i += unsafe {
@@ -529,10 +541,11 @@ fn serial_in<H, M, D, S>(
 /// of 16 or 32 references are built out of line and returned through the stack, whose copy
 /// stalls on store forwarding: 9 and 10 nodes took 1.05-1.06 times hashtree's time in one
 /// call against 1.00-1.01 as 8 and the rest (Intel Xeon with AMX). The pipelined shape of
-/// `shani`'s entry starts afresh every eight nodes, which cost it 2% at 12-16 nodes there. (A
-/// run of eight giving up its last to a ninth node, 7 and 2, took 9 nodes from 0.99 to 1.03
-/// times hashtree's speed on the pairs' shape there; the pipelined shape pairs an odd run's
-/// last node with itself, so it would cost that shape a node's work: not done.)
+/// `shani`'s entry starts afresh every eight nodes, which cost it 2% at 12-16 nodes there. A
+/// run of exactly nine goes as six and three, not eight and one: a node alone leaves the SHA
+/// unit half idle, where three run in three steps of two streams (9 nodes 0.99 -> 1.04 times
+/// hashtree's speed on the pairs' shape there, the `merkle_nodes` example). Not seven and two:
+/// the pipelined shape pairs an odd run's last node with itself, a node's work for nothing.
 const ONE_BLOCK_RUN: usize = 8;
 
 /// Messages `i..i + count` (`count` at most `N`), each one block long, through the one-block
@@ -1380,6 +1393,38 @@ mod tests {
                 check::<crate::Sha512>(&format!("{count} x {len} bytes"), &messages);
             }
         }
+    }
+
+    /// Runs of one-block messages one by one ([`serial_in`]): up to [`ONE_BLOCK_RUN`] in a
+    /// call, a run of one more split six and three, before, between and after messages of
+    /// other lengths.
+    #[test]
+    fn runs_of_one_block_messages_split_where_they_end() {
+        fn cases<H: HashFunction>()
+        where
+            H::Compression: multisha_contract::harness::Reference,
+        {
+            let block = <Block<H> as BlockBytes>::LEN;
+            let data = data();
+            let nine = [block; ONE_BLOCK_RUN + 1];
+            let layouts: [Vec<usize>; 6] = [
+                nine.to_vec(),
+                [&nine[..], &[block + 1], &nine[..]].concat(),
+                [&[3], &nine[..], &[block - 1]].concat(),
+                [block; 2 * ONE_BLOCK_RUN + 1].to_vec(),
+                [block; 2 * ONE_BLOCK_RUN + 2].to_vec(),
+                [&nine[..], &nine[..]].concat(),
+            ];
+            for lengths in layouts {
+                let messages: Vec<&[u8]> = lengths
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &len)| &data[(i * 7) % 61..][..len])
+                    .collect();
+                check::<H>(&format!("{lengths:?}"), &messages);
+            }
+        }
+        for_each_function!(cases);
     }
 
     /// Digests whose third slot panics, as a caller's `Digests` might.
