@@ -243,11 +243,11 @@ const _: () = assert!(READ_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
 /// equal shape remembered as one by one, or (in a process's first batches) a batch too small
 /// to pay for working out the estimates. An equal batch's totals need no pass over the
 /// messages (the lengths compared, four at a time without a branch); a ragged one's take one.
-/// A few messages take that one pass straight away (it finds whether they are equal too):
-/// comparing them first was a tenth of what 3 short SHA-1 messages add to a loop of one-shot
-/// calls; and where it settles one by one, nothing else is read (the costs and the pass
-/// again, the aliasing check, each lane kernel's estimate in turn: 7-24 ns of what 4 x 32 B
-/// and 3 messages of 0-200 B SHA-256 added to the loop, on an Intel Xeon).
+/// A few messages are compared with the first (ragged ones stop at the second) and, where
+/// ragged, take that one pass straight away; and where it settles one by one, nothing else is
+/// read (the costs and the pass again, the aliasing check, each lane kernel's estimate in
+/// turn: 7-24 ns of what 4 x 32 B and 3 messages of 0-200 B SHA-256 added to the loop, on an
+/// Intel Xeon).
 #[inline(always)]
 pub(crate) fn route<A, T>(
     count: usize,
@@ -268,12 +268,12 @@ where
     }
     let (block_len, length_bytes) = (<A::Block as BlockBytes>::LEN, A::LENGTH_BYTES);
     // A few messages, on costs already worked out: the commonest answer, one by one, settled
-    // from their blocks, summed in one pass that finds whether they are equal too (a shift, an
-    // add and a compare a message): too few blocks for any lane kernel to win its set-up back,
-    // or, all of one length, too few for any to win it back on what each message costs the
-    // lanes more; then (ragged) the other totals, and every lane kernel's floor above one by
-    // one's time. Decided with every lane kernel, aliased messages or not: without some, one
-    // by one only wins more (the planner finds it).
+    // from their blocks (one message's times the count where all are of one length, else
+    // summed in one pass: a shift, an add and a compare a message): too few blocks for any
+    // lane kernel to win its set-up back, or, all of one length, too few for any to win it
+    // back on what each message costs the lanes more; then (ragged) the other totals, and
+    // every lane kernel's floor above one by one's time. Decided with every lane kernel,
+    // aliased messages or not: without some, one by one only wins more (the planner finds it).
     // Whether the totals were checked against those costs (not again, then), and the plan
     // that check made (a small ragged batch's estimate on lanes) with the costs it was made on.
     let mut checked = false;
@@ -283,12 +283,27 @@ where
     let shape = if count <= READ_AT_ONCE {
         'small: {
             let first = lens(0);
-            // Plain adds (no saturating chain of compares and moves: 2% of 8 x 32 B SHA-1 on
-            // the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`). Inlined,
-            // the block size a constant: a fold the compiler unrolled eight times out of line,
-            // reloading the size each message, was nine cold lines of code on another page in a
-            // process's first batch.
-            let sums = totals(count, lens, first, block_len, length_bytes, |a, b| a + b);
+            // Equal lengths first, with no more than that needs: the differences or-ed, and
+            // one message's totals times the count. The pass below for them too, with its
+            // longest, shortest and equality a message, ran 7 and 8 x 32 B SHA-256 at 1.040 and
+            // 1.038 times a loop of one-shot calls, 1.013 and 1.011 this way (SHA-1 8 x 32 B
+            // 1.032 and 1.023; Intel Xeon, `regret`). Lengths that differ mostly differ at the
+            // second message, which ends the check there.
+            let equal = lens(1) == first && {
+                let differ = (2..count).fold(0, |differ, i| differ | (lens(i) ^ first));
+                differ == 0
+            };
+            // Plain adds and products (no saturating chain of compares and moves: 2% of 8 x 32 B
+            // SHA-1 on the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`).
+            // Inlined, the block size a constant: a fold the compiler unrolled eight times out
+            // of line, reloading the size each message, was nine cold lines of code on another
+            // page in a process's first batch.
+            let sums = if equal {
+                let (each, segments) = message_blocks(first, block_len, length_bytes);
+                (count * each, count * segments, first, first, true)
+            } else {
+                totals(count, lens, first, block_len, length_bytes, |a, b| a + b)
+            };
             let (blocks, segments, _, _, equal) = sums;
             let published = match dispatch::costs::<A>().get_ref() {
                 Some((costs, measured)) => Some((costs, *measured)),
