@@ -30,6 +30,14 @@ pub enum FewRagged {
 /// At most this many lane kernels per algorithm take part in a plan.
 pub const MAX_KERNELS: usize = 8;
 
+/// Ragged batches of up to this many messages are settled one by one from a table where they
+/// can be ([`Costs::few_ragged`]).
+pub const FEW_RAGGED: usize = 16;
+
+/// The table of [`FEW_RAGGED`] has a column per longest message of up to this many blocks; a
+/// batch with a longer one is looked up in the last.
+const RAGGED_LONGEST: usize = 8;
+
 /// The costs the planner chooses by: the single-message kernel's and each lane kernel's with
 /// its lane count.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,6 +67,11 @@ pub struct Costs {
     /// Per lane kernel, the terms of a lower bound on its estimate for a ragged batch
     /// ([`RaggedFloor`]).
     floor: RaggedFloor,
+    /// Ragged batches of `n` messages (up to [`FEW_RAGGED`]) whose longest has `l` blocks (up
+    /// to [`RAGGED_LONGEST`]; longer in the last column) and at most `ragged_one_by_one[n][l]`
+    /// blocks in all go one by one: every lane kernel's floor is above one by one's bar, and
+    /// the search does not pay ([`Costs::few_ragged`]), with every segment count they can have.
+    ragged_one_by_one: [[u16; RAGGED_LONGEST + 1]; FEW_RAGGED + 1],
 }
 
 /// Per lane kernel (`MAX_KERNELS` of them, side by side so that one pass over all is a few
@@ -98,6 +111,37 @@ impl RaggedFloor {
         self.per_lane[k] = 1.0 / lanes as f32;
     }
 
+    /// Below how many blocks in all kernel `k`'s floor for `count` messages whose longest has
+    /// `longest` blocks stays above a bar of `bar_fixed` plus `bar_step` a block (`bar_step`
+    /// above zero): infinite for an unused kernel, minus infinity for one without a floor.
+    /// The floor is flat up to `longest` steps' worth of blocks and then rises by a step per
+    /// lanes' worth, the bar rises all along: from no blocks up, the floor stays above the bar
+    /// until they first meet, which this finds on the flat part or the rising one.
+    fn blocks_above(
+        &self,
+        k: usize,
+        count: f32,
+        longest: f32,
+        bar_fixed: f32,
+        bar_step: f32,
+    ) -> f32 {
+        let fixed = self.fixed[k];
+        if fixed.is_infinite() {
+            return fixed;
+        }
+        let base = fixed + self.per_message[k] * count;
+        let (step, per_lane) = (self.step[k], self.per_lane[k]);
+        let flat = (base + step * longest - bar_fixed) / bar_step;
+        if flat < longest / per_lane {
+            return flat;
+        }
+        let slope = bar_step - step * per_lane;
+        if slope <= 0.0 {
+            return f32::INFINITY;
+        }
+        (base - bar_fixed) / slope
+    }
+
     /// Whether every kernel's floor for a batch of `shape` is above `bar`.
     #[inline(always)]
     fn all_above(&self, shape: &Shape, bar: f32) -> bool {
@@ -131,6 +175,9 @@ impl Costs {
             one_by_one_each: [usize::MAX; MAX_LANES + 1],
             one_block_one_by_one: u8::MAX,
             floor: RaggedFloor::NONE,
+            // (Worked out when the first lane kernel is added: without any, the floors settle
+            // every batch the search does not take.)
+            ragged_one_by_one: [[0; RAGGED_LONGEST + 1]; FEW_RAGGED + 1],
         }
     }
 
@@ -148,6 +195,7 @@ impl Costs {
             self.savings[k] = savings(self.single, cost, width);
         }
         self.count_one_by_one_blocks();
+        self.count_ragged_one_by_one();
     }
 
     /// Replaces lane kernel `k`'s cost.
@@ -157,6 +205,70 @@ impl Costs {
         self.floor.set(k, width, cost);
         self.savings[k] = savings(self.single, cost, width);
         self.count_one_by_one_blocks();
+        // Lowered by the new floor only, the old one's limit kept: still below every floor.
+        // (Where this runs per batch, the costs without the widest kernels made for pages of
+        // records, `without_lanes_over`, their set-up made infinite: nothing to lower.)
+        self.lower_ragged_one_by_one(k);
+    }
+
+    /// Works out the table of [`few_ragged`](Self::few_ragged) afresh: where the search does
+    /// not pay, lowered by every lane kernel's floor.
+    fn count_ragged_one_by_one(&mut self) {
+        self.ragged_one_by_one = [[0; RAGGED_LONGEST + 1]; FEW_RAGGED + 1];
+        if self.len == 0 {
+            return;
+        }
+        for count in 2..=FEW_RAGGED {
+            let (fixed, step) = self.one_by_one_at_most(count);
+            // One by one's time at its most stays below the search's cost over the share.
+            let unsearched =
+                (crate::search::search_ns_of(count) / crate::PLANNING_SHARE - fixed) / step;
+            let most = blocks_below(unsearched);
+            self.ragged_one_by_one[count] = [most; RAGGED_LONGEST + 1];
+        }
+        for k in 0..self.len {
+            self.lower_ragged_one_by_one(k);
+        }
+    }
+
+    /// One by one's time for `count` messages at its most, whatever their segments (one or two
+    /// a message), as a fixed part and a part per block.
+    fn one_by_one_at_most(&self, count: usize) -> (f32, f32) {
+        let single = self.single;
+        let count = count as f32;
+        let segments = if single.call >= 0.0 {
+            2.0 * count
+        } else {
+            count
+        };
+        (
+            single.setup + single.call * segments + single.message * count,
+            single.step,
+        )
+    }
+
+    /// Lowers the table of [`few_ragged`](Self::few_ragged) to where lane kernel `k`'s floor
+    /// is above one by one's bar ([`RaggedFloor::blocks_above`]), at one by one's time at its
+    /// most.
+    fn lower_ragged_one_by_one(&mut self, k: usize) {
+        if self.floor.fixed[k] == f32::INFINITY {
+            return;
+        }
+        for count in 2..=FEW_RAGGED {
+            let (fixed, step) = self.one_by_one_at_most(count);
+            let (bar_fixed, bar_step) = (crate::LANES_MARGIN * fixed, crate::LANES_MARGIN * step);
+            for longest in 1..=RAGGED_LONGEST {
+                // (No table where a block costs one by one nothing.)
+                let above = if bar_step > 0.0 {
+                    self.floor
+                        .blocks_above(k, count as f32, longest as f32, bar_fixed, bar_step)
+                } else {
+                    f32::NEG_INFINITY
+                };
+                let most = &mut self.ragged_one_by_one[count][longest];
+                *most = (*most).min(blocks_below(above));
+            }
+        }
     }
 
     /// Works out the thresholds of [`few_blocks`](Self::few_blocks),
@@ -266,16 +378,43 @@ impl Costs {
 
     /// What a batch of `shape`, its messages of differing lengths, comes to where its plan is
     /// the [`estimate`](crate::estimate), a batch too small for the search to pay
-    /// ([`unsearched`](crate::unsearched)): one by one, settled by every lane kernel's floor
-    /// where they can (no estimate made), else the estimate itself, made once (the batch
+    /// ([`unsearched`](crate::unsearched)): one by one, settled by a table worked out from
+    /// every lane kernel's floor when the costs are made (up to [`FEW_RAGGED`] messages, by
+    /// their count, blocks and longest message), else by the floors themselves where they can
+    /// (no estimate made), else the estimate itself, made once (the batch
     /// functions run it as it is, rather than planning the batch again: 9 ns of 20 SHA-1
     /// messages of 0-200 bytes on `avx512-x16`); [`FewRagged::Search`] for an equal batch and
     /// where the search pays. Where [`few_blocks`](Self::few_blocks) counts every block as
     /// one a lane kernel could save, a few messages take at least the longest's steps: 3 SHA-1
     /// messages of 1, 139 and 170 bytes took 30 ns of their 250 to be planned one by one
     /// through the estimate and its plans.
-    #[inline]
+    #[inline(always)]
     pub fn few_ragged(&self, shape: &Shape) -> FewRagged {
+        // Most small ragged batches are settled by the table, in a compare: the floors below
+        // are float arithmetic, a few dozen instructions in a chain (3 SHA-256 messages of
+        // 0-200 bytes ran 1.031 times a loop of one-shot calls with only the floors, 1.000
+        // with the table first; Intel Xeon, `regret`).
+        if self.ragged_table_settles(shape) {
+            return FewRagged::OneByOne;
+        }
+        self.few_ragged_computed(shape)
+    }
+
+    /// Whether the table of [`few_ragged`](Self::few_ragged) puts a batch of `shape` one by
+    /// one.
+    #[inline(always)]
+    pub(crate) fn ragged_table_settles(&self, shape: &Shape) -> bool {
+        !shape.equal
+            && shape.count <= FEW_RAGGED
+            && shape.blocks
+                <= usize::from(
+                    self.ragged_one_by_one[shape.count][shape.longest.min(RAGGED_LONGEST)],
+                )
+    }
+
+    /// [`few_ragged`](Self::few_ragged) where the table does not settle the batch.
+    #[inline(never)]
+    fn few_ragged_computed(&self, shape: &Shape) -> FewRagged {
         let Some(bar) = self.ragged_bar(shape) else {
             return FewRagged::Search;
         };
@@ -340,6 +479,11 @@ impl Costs {
         self.len += 1;
         self.savings[k] = savings(self.single, cost, lanes);
         self.lower_one_by_one_blocks(k);
+        if k == 0 {
+            self.count_ragged_one_by_one();
+        } else {
+            self.lower_ragged_one_by_one(k);
+        }
         k
     }
 
@@ -370,6 +514,13 @@ impl Costs {
         }
         costs
     }
+}
+
+/// Blocks strictly below `limit`, with one to spare for the rounding of the floats the
+/// batch's own check would compute: 0 below 2 (and for NaN), `u16::MAX` at most.
+fn blocks_below(limit: f32) -> u16 {
+    // (`as` saturates, and takes NaN to 0.)
+    (limit - 2.0).max(0.0) as u16
 }
 
 /// The most a lane kernel of `cost` with `filled` lanes busy saves against one by one (of

@@ -51,7 +51,7 @@ pub mod plan;
 pub mod search;
 pub mod shape;
 
-pub use costs::{Costs, FEW_ONE_BLOCK, FewRagged, MAX_KERNELS, cheapest_per_block};
+pub use costs::{Costs, FEW_ONE_BLOCK, FEW_RAGGED, FewRagged, MAX_KERNELS, cheapest_per_block};
 pub use memo::{PlanMemo, Remembered};
 pub use plan::{MAX_STAGES, Plan, Runner, Stage};
 #[cfg(feature = "std")]

@@ -27,8 +27,9 @@
 //! the lanes simulated) runs only where it costs at most [`PLANNING_SHARE`] of the batch's
 //! predicted time; a smaller ragged batch takes the [`estimate`] from its totals, a few
 //! nanoseconds a lane kernel, and the smallest go one by one on a sum of their blocks
-//! ([`Costs::few_blocks`]) or, of differing lengths, on their floors or the estimate made
-//! once ([`Costs::few_ragged`]). Equal batches need no reading; their plans are remembered.
+//! ([`Costs::few_blocks`]) or, of differing lengths, on a table of their floors, the floors
+//! or the estimate made once ([`Costs::few_ragged`]). Equal batches need no reading; their
+//! plans are remembered.
 
 use crate::costs::{Costs, lanes_hopeless};
 use crate::plan::{Plan, Runner, Stage};
@@ -1317,6 +1318,54 @@ mod tests {
         assert!(
             by_floors > 100 && one_by_one > by_floors,
             "{by_floors} of {one_by_one} one by one settled by the floors"
+        );
+    }
+
+    /// The table that settles small ragged batches one by one ([`Costs::few_ragged`]) does so
+    /// only where every lane kernel's floor is above one by one's bar and the search does not
+    /// pay, on the synthetic tables and on random ones (with a call cost below zero in some),
+    /// whatever the batch's segments; and it settles most of what the floors settle on the
+    /// synthetic tables, which are measured ones.
+    #[test]
+    fn the_ragged_table_settles_only_what_the_floors_settle() {
+        let synthetic: Vec<Costs> = tables()
+            .into_iter()
+            .map(|(_, costs, _)| costs)
+            .filter(|costs| !costs.lane_kernels().is_empty())
+            .collect();
+        let synthetic_len = synthetic.len();
+        let all = synthetic.into_iter().chain(random_tables(0x7ab1));
+        let mut rng = TestRng::new(0x7ab1_e5ee);
+        let (mut by_table, mut by_floors, mut synthetic_floors, mut synthetic_table) = (0, 0, 0, 0);
+        // (Without lane kernels the block threshold settles every batch first: no table.)
+        let with_lanes = all.filter(|costs| !costs.lane_kernels().is_empty());
+        for (table, costs) in with_lanes.enumerate() {
+            for round in 0..400 {
+                let count = 2 + rng.below(if round % 4 == 0 { 24 } else { 15 });
+                let most = [64, 200, 300, 1024, 8192][round % 5];
+                let mut lens: Vec<usize> = (0..count).map(|_| rng.below(most + 1)).collect();
+                lens[count - 1] = lens[0] + 1;
+                let (shape, _) = shape(&lens);
+                let floors = costs.ragged_floors_settle(&shape);
+                let floors_settle = matches!(floors, Some((true, _)));
+                if costs.ragged_table_settles(&shape) {
+                    assert!(
+                        floors_settle,
+                        "{lens:?}: the table settles it, the floors do not ({floors:?}, \
+                         {costs:?})"
+                    );
+                    assert_eq!(costs.few_ragged(&shape), FewRagged::OneByOne);
+                    by_table += 1;
+                    synthetic_table += usize::from(table < synthetic_len);
+                }
+                by_floors += usize::from(floors_settle);
+                synthetic_floors += usize::from(floors_settle && table < synthetic_len);
+            }
+        }
+        assert!(
+            by_table > 500 && 2 * synthetic_table > synthetic_floors,
+            "{by_table} of {by_floors} settled by the table ({synthetic_table} of \
+             {synthetic_floors} on the synthetic tables)"
         );
     }
 
