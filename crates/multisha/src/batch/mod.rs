@@ -221,14 +221,17 @@ where
     }
 }
 
-/// Batches of at most this many messages are read one by one straight away, with no check
-/// whether their lengths are equal first, and settled from their totals where they go one by
-/// one ([`route`] says why). Measured on an Intel Xeon (`regret --processes 5`, against a loop
-/// of one-shot calls): settled from their blocks up to 3 messages only, 4-8 x 32 B SHA-256 ran
-/// 1.05-1.07 times the loop, 1.02-1.03 up to 8 (SHA-1 1.03-1.05 and 1.01); 2 and 3 x 32 B
-/// 1.04 and 1.03 before, 1.05 and 1.04 after. (On a Zen 4, settling up to 8 without the
-/// equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to 3.)
-const READ_AT_ONCE: usize = 8;
+/// Batches of at most this many messages are read straight away (their lengths compared with
+/// the first; where they differ, summed in one pass) and settled from their totals where they
+/// go one by one ([`route`] says why). Measured on an Intel Xeon (`regret --processes 5`,
+/// against a loop of one-shot calls): settled from their blocks up to 3 messages only, 4-8 x
+/// 32 B SHA-256 ran 1.05-1.07 times the loop, 1.02-1.03 up to 8 (SHA-1 1.03-1.05 and 1.01); 2
+/// and 3 x 32 B 1.04 and 1.03 before, 1.05 and 1.04 after. (On a Zen 4, settling up to 8
+/// without the equal messages' own threshold had run 5 and 7 x 32 B 3-5% slower than up to
+/// 3.) Up to 16, not 8: 9 SHA-1 messages of 0-200 B 1.038-1.041 -> 1.027-1.028 times the loop
+/// (a pass for whether they are equal, then another for their totals; `regret --processes 9`,
+/// the same Intel Xeon).
+const READ_AT_ONCE: usize = 16;
 
 // The blocks of a few messages are summed with plain adds ([`route`]).
 const _: () = assert!(READ_AT_ONCE < multisha_plan::shape::PLAIN_SUM);
@@ -406,7 +409,8 @@ where
     let mut estimated = estimated
         .filter(|&(_, _, on)| core::ptr::eq(on, costs))
         .map(|(kernel, predicted, _)| (kernel, predicted));
-    let answer = if checked {
+    // (An equal batch is the search's: no call to ask.)
+    let answer = if checked || shape.equal {
         FewRagged::Search
     } else {
         costs.few_ragged(&shape)
