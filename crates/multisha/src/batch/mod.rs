@@ -409,7 +409,7 @@ where
     let mut estimated = estimated
         .filter(|&(_, _, on)| core::ptr::eq(on, costs))
         .map(|(kernel, predicted, _)| (kernel, predicted));
-    // (An equal batch is the search's: no call to ask.)
+    // (`few_ragged` leaves every equal batch to the search: not asked.)
     let answer = if checked || shape.equal {
         FewRagged::Search
     } else {
