@@ -286,6 +286,32 @@ where
     let shape = if count <= READ_AT_ONCE {
         'small: {
             let first = lens(0);
+            // Plain adds and products (no saturating chain of compares and moves: 2% of 8 x 32 B
+            // SHA-1 on the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`).
+            // Inlined, the block size a constant: a fold the compiler unrolled eight times out
+            // of line, reloading the size each message, was nine cold lines of code on another
+            // page in a process's first batch.
+            let sum = |a, b| a + b;
+            let published = match dispatch::costs::<A>().get_ref() {
+                Some((costs, measured)) => Some((costs, *measured)),
+                None => dispatch::estimates::<A>()
+                    .get_ref()
+                    .map(|costs| (costs, false)),
+            };
+            let Some((costs, measured)) = published else {
+                // A process's first batches: one by one from their totals, until the batch work
+                // pays for working out the estimates. Nothing else is read: every line a first
+                // batch reaches is cold (so not the equality check below either: the first
+                // `sha256_many` of 5 short messages took 1.44-1.45 times a loop of one-shot
+                // calls with it first, 1.36-1.37 this way; Intel Xeon, `first_use`).
+                let sums = totals(count, lens, first, block_len, length_bytes, sum);
+                let (blocks, segments, _, _, _) = sums;
+                if !calibrate::estimates_due_for::<A>(segments, blocks, count, T::ACTS) {
+                    return to.one_by_one(None);
+                }
+                counted = true;
+                break 'small Shape::from_totals(count, sums, block_len, length_bytes);
+            };
             // Equal lengths first, with no more than that needs: the differences or-ed, and
             // one message's totals times the count. The pass below for them too, with its
             // longest, shortest and equality a message, ran 7 and 8 x 32 B SHA-256 at 1.040 and
@@ -296,34 +322,13 @@ where
                 let differ = (2..count).fold(0, |differ, i| differ | (lens(i) ^ first));
                 differ == 0
             };
-            // Plain adds and products (no saturating chain of compares and moves: 2% of 8 x 32 B
-            // SHA-1 on the lanes): a few messages cannot overflow the sum (`shape::PLAIN_SUM`).
-            // Inlined, the block size a constant: a fold the compiler unrolled eight times out
-            // of line, reloading the size each message, was nine cold lines of code on another
-            // page in a process's first batch.
             let sums = if equal {
                 let (each, segments) = message_blocks(first, block_len, length_bytes);
                 (count * each, count * segments, first, first, true)
             } else {
-                totals(count, lens, first, block_len, length_bytes, |a, b| a + b)
+                totals(count, lens, first, block_len, length_bytes, sum)
             };
-            let (blocks, segments, _, _, equal) = sums;
-            let published = match dispatch::costs::<A>().get_ref() {
-                Some((costs, measured)) => Some((costs, *measured)),
-                None => dispatch::estimates::<A>()
-                    .get_ref()
-                    .map(|costs| (costs, false)),
-            };
-            let Some((costs, measured)) = published else {
-                // A process's first batches: one by one from the totals just summed, until the
-                // batch work pays for working out the estimates. Nothing else is read: every
-                // line a first batch reaches is cold.
-                if !calibrate::estimates_due_for::<A>(segments, blocks, count, T::ACTS) {
-                    return to.one_by_one(None);
-                }
-                counted = true;
-                break 'small Shape::from_totals(count, sums, block_len, length_bytes);
-            };
+            let (blocks, _, _, _, equal) = sums;
             checked = true;
             if equal {
                 // Messages of one block each run on the lanes in groups of their own, whose
