@@ -44,8 +44,9 @@ impl Frame {
 /// The stack frame of the PBKDF2 loop ([`compress_iteration`]): the schedule as in [`Frame`]
 /// (one block's, in the low lane of each group, the only one the rounds read; the high lane
 /// holds the expansion of zeros (words 0..8) and the padding (words 8..16)), the state and
-/// the message's source words, and the HMAC block's template (RFC 8018 iterations compress
-/// `(digest & mask) | pad`).
+/// the message's source words, the HMAC block's template (RFC 8018 iterations compress
+/// `(digest & mask) | pad`), and the first round of each keyed state ([`first_round`]: the
+/// inner one's, then the outer one's).
 #[repr(C, align(64))]
 pub(crate) struct IterationFrame {
     w: [u64; 160],
@@ -56,16 +57,52 @@ pub(crate) struct IterationFrame {
     mask: [u64; 8],
     /// The padding of all sixteen message words.
     pad: [u64; 16],
+    /// [`first_round`] of the inner keyed state, then of the outer one (key-derived: wiped
+    /// with the schedule).
+    first: [[u64; 4]; 2],
 }
 
 pub(crate) const ITER_STATE: usize = offset_of!(IterationFrame, state);
 pub(crate) const ITER_SRC: usize = offset_of!(IterationFrame, src);
 pub(crate) const ITER_MASK: usize = offset_of!(IterationFrame, mask);
 pub(crate) const ITER_PAD: usize = offset_of!(IterationFrame, pad);
+pub(crate) const ITER_FIRST: usize = offset_of!(IterationFrame, first);
+
+/// What a PBKDF2 block's first round makes of `state` before its first message word `w0`,
+/// which every such round adds to the same two words: the new `e` less `w0` (`d + T1`, where
+/// `T1 = h + Σ1(e) + Ch(e, f, g) + K[0]` without `w0`), the new `a` less `w0` (`T1 + Σ0(a) +
+/// Maj(a, b, c)`), then `a ^ b` (the second round's `b ^ c`) and `g + K[1]` (the second
+/// round's `h` with its constant). The keyed states are the same for every iteration, so the
+/// first round is these and two additions: the block's words reach the rounds through a
+/// chain of stores and loads from the last compression's state, and the first rounds no
+/// longer wait for it.
+pub(crate) fn first_round(state: &[u64; 8]) -> [u64; 4] {
+    let [a, b, c, d, e, f, g, h] = *state;
+    let sigma1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
+    let choose = (e & f) ^ (!e & g);
+    let t1 = h
+        .wrapping_add(sigma1)
+        .wrapping_add(choose)
+        .wrapping_add(SHA512_K[0]);
+    let sigma0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
+    let majority = (a & b) ^ (a & c) ^ (b & c);
+    [
+        d.wrapping_add(t1),
+        t1.wrapping_add(sigma0).wrapping_add(majority),
+        a ^ b,
+        g.wrapping_add(SHA512_K[1]),
+    ]
+}
 
 impl IterationFrame {
-    /// A frame for digests of `digest_len` bytes, its schedule zero, no state or source yet.
-    pub(crate) fn new(digest_len: usize) -> Self {
+    /// A frame for digests of `digest_len` bytes (16 or more: the first two message words
+    /// are the digest's, whole) and the keyed states `inner` and `outer`, its schedule zero,
+    /// no state or source yet.
+    pub(crate) fn new(digest_len: usize, inner: &[u64; 8], outer: &[u64; 8]) -> Self {
+        assert!(
+            digest_len >= 16,
+            "the first two message words are the digest's"
+        );
         let template = hmac_template::<Sha512Compression>(digest_len);
         let mut mask = [0; 8];
         mask.copy_from_slice(&template.mask[..8]);
@@ -73,12 +110,22 @@ impl IterationFrame {
             template.mask[8..] == [0; 8],
             "SHA-512 digests fit the first eight words"
         );
+        // Groups 4..8 (words 8..16, both lanes) are the padding plus `K` in every block, and
+        // nothing else writes them: stored once here.
+        let mut w = [0; 160];
+        for group in 4..8 {
+            for word in 0..4 {
+                let t = 2 * group + word % 2;
+                w[4 * group + word] = template.pad[t].wrapping_add(SHA512_K[t]);
+            }
+        }
         Self {
-            w: [0; 160],
+            w,
             state: core::ptr::null_mut(),
             src: core::ptr::null(),
             mask,
             pad: template.pad,
+            first: [first_round(inner), first_round(outer)],
         }
     }
 
@@ -88,9 +135,11 @@ impl IterationFrame {
         self.src = src;
     }
 
-    /// Wipes the schedule (message-derived): the loop compresses without wiping, this once.
+    /// Wipes the schedule (message-derived) and the first rounds (key-derived): the loop
+    /// compresses without wiping, this once.
     pub(crate) fn wipe(&mut self) {
         self.w.zeroize();
+        self.first.as_flattened_mut().zeroize();
     }
 }
 
@@ -147,15 +196,69 @@ pub(crate) use r;
 /// The order is not OpenSSL's: it is the fastest of a few hundred dependency-preserving
 /// reorderings measured on Zen 4 (6.0 cycles a round against 6.4 for OpenSSL's order; the 22
 /// ALU instructions allow 5.5). Change it only with a measurement.
+///
+/// Two more forms, for the PBKDF2 block ([`compress_iteration`]): `@src $off` reads the
+/// message word at byte `$off` of the block's source (`{t}`, still holding it) instead, with
+/// its constant already in `h` (the second round); `first $which` is the first round from
+/// the frame's `first[$which]` ([`first_round`]) and the first message word.
 #[rustfmt::skip]
 macro_rules! round {
+    // Before the general form, which would take `@ src $off` for `$grp $off $lane`.
     ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
-     $x:ident $y:ident, $grp:tt $off:tt $lane:tt,
+     $x:ident $y:ident, @src $off:tt, [$($v:expr),* $(,)?]) => {
+        round!(@from concat!("qword ptr [{t} + ", stringify!($off), "]"),
+            $a $b $c $d $e $f $g $h, $x $y, [$($v),*])
+    };
+    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
+     $x:ident $y:ident, $grp:tt $off:tt $lane:tt, [$($v:expr),* $(,)?]) => {
+        round!(@from concat!("qword ptr [{fp} + 32*", stringify!($grp), " + ", stringify!($off),
+                " + ", stringify!($lane), "]"),
+            $a $b $c $d $e $f $g $h, $x $y, [$($v),*])
+    };
+    // The first round, its registers `a..h` as named: `d` and `h` become the new `e` and `a`
+    // (the pending `Σ0` is in `first`), `x` the second round's `b ^ c`, `g` its `h` plus
+    // `K[1]`, `cf` a copy of its `f`.
+    (first $which:tt,
      [$v0:expr, $v1:expr, $v2:expr, $v3:expr, $v4:expr, $v5:expr,
       $v6:expr, $v7:expr, $v8:expr, $v9:expr, $v10:expr, $v11:expr $(,)?]) => {
         concat!(
-            "add ", r!($h), ", qword ptr [{fp} + 32*", stringify!($grp), " + ", stringify!($off),
-                " + ", stringify!($lane), "]\n",
+            "mov {s}, qword ptr [{t}]\n",
+            "mov {d}, qword ptr [{fp} + {first} + 32*", stringify!($which), "]\n",
+            $v0,
+            "mov {h}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 8]\n",
+            "add {d}, {s}\n",
+            $v1,
+            "add {h}, {s}\n",
+            "mov {x}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 16]\n",
+            $v2,
+            "mov {g}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 24]\n",
+            "xor {s:e}, {s:e}\n",
+            $v3,
+            // The third and fourth words plus `K` into the frame from the source directly
+            // (the vector path, a few cycles longer, had the third round wait for it). The
+            // fourth word is masked and padded (SHA-512/224's digest ends in it).
+            "mov {y}, qword ptr [{t} + 16]\n",
+            "add {y}, qword ptr [rip + {k2} + 32]\n",
+            $v4,
+            "mov qword ptr [{fp} + 32], {y}\n",
+            "mov {cf}, qword ptr [{t} + 24]\n",
+            $v5,
+            "and {cf}, qword ptr [{fp} + {mask} + 24]\n",
+            "or {cf}, qword ptr [{fp} + {pad} + 24]\n",
+            $v6,
+            "add {cf}, qword ptr [rip + {k2} + 40]\n",
+            "mov qword ptr [{fp} + 40], {cf}\n",
+            $v7,
+            "mov {cf}, {e}\n",
+            $v8, $v9, $v10, $v11,
+        )
+    };
+    (@from $w:expr, $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
+     $x:ident $y:ident,
+     [$v0:expr, $v1:expr, $v2:expr, $v3:expr, $v4:expr, $v5:expr,
+      $v6:expr, $v7:expr, $v8:expr, $v9:expr, $v10:expr, $v11:expr $(,)?]) => {
+        concat!(
+            "add ", r!($h), ", ", $w, "\n",
             "rorx ", r!($x), ", ", r!($e), ", 18\n",
             $v0,
             "and {cf}, ", r!($e), "\n",
@@ -216,12 +319,18 @@ pub(crate) use no_update;
 /// `ymm(n mod 8)`) over the two rounds' vector slots: mixed in instruction by instruction,
 /// the vector work takes dispatch slots from the rounds evenly instead of in bursts. The
 /// roles of `a..h` rotate once around every eight rounds, the ring once every sixteen.
+///
+/// With `[$first], [$second]`, the first two rounds are those (a PBKDF2 block's: the
+/// [`round`] forms `first` and `@src`).
 #[rustfmt::skip]
 macro_rules! sixteen {
     ($update:ident, $grp:tt, $lane:tt) => {
+        sixteen!($update, $grp, $lane,
+            [a b c d e f g h, x y, $grp 0 $lane], [h a b c d e f g, y x, $grp 8 $lane])
+    };
+    ($update:ident, $grp:tt, $lane:tt, [$($first:tt)*], [$($second:tt)*]) => {
         concat!(
-            $update!(ymm0 ymm1 ymm4 ymm5 ymm7, $grp + 8,
-                [a b c d e f g h, x y, $grp 0 $lane], [h a b c d e f g, y x, $grp 8 $lane]),
+            $update!(ymm0 ymm1 ymm4 ymm5 ymm7, $grp + 8, [$($first)*], [$($second)*]),
             $update!(ymm1 ymm2 ymm5 ymm6 ymm0, $grp + 9,
                 [g h a b c d e f, x y, $grp 32 $lane], [f g h a b c d e, y x, $grp 40 $lane]),
             $update!(ymm2 ymm3 ymm6 ymm7 ymm1, $grp + 10,
@@ -428,15 +537,23 @@ macro_rules! compress_pairs {
 }
 pub(crate) use compress_pairs;
 
-/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$ymm`, and stored plus `K`: for
-/// `$j < 4` the source words masked and padded, loaded eight bytes at a time (the loop's
-/// source was just stored that way: wider loads would wait for the stores to drain instead
-/// of taking their data) into the low lane only, through `$xmm` (the rounds read nothing
-/// else; a `vinserti128` into the high lane would put three cycles between the last block's
-/// state and this one's first round); for `$j >= 4` the padding, in both lanes.
+/// Group `$j` (words `2j..2j+2`) of a PBKDF2 block into `$ymm`: for `$j < 4` the source
+/// words masked and padded, loaded eight bytes at a time (the loop's source was just stored
+/// that way: wider loads would wait for the stores to drain instead of taking their data)
+/// into the low lane only, through `$xmm` (the rounds read nothing else; a `vinserti128`
+/// into the high lane would put three cycles between the last block's state and this one's
+/// first round), and (`words`, not `unstored`) stored plus `K` for the rounds; for `$j >= 4`
+/// the padding, in both lanes (the frame holds it plus `K` from the start).
 #[rustfmt::skip]
 macro_rules! load_iteration {
     (words $j:tt, $xmm:ident $ymm:ident) => {
+        concat!(
+            load_iteration!(unstored $j, $xmm $ymm),
+            "vpaddq ymm8, ", stringify!($ymm), ", ymmword ptr [rip + {k2} + 32*", stringify!($j), "]\n",
+            "vmovdqa ymmword ptr [{fp} + 32*", stringify!($j), "], ymm8\n",
+        )
+    };
+    (unstored $j:tt, $xmm:ident $ymm:ident) => {
         concat!(
             "vmovq ", stringify!($xmm), ", qword ptr [{t} + 16*", stringify!($j), "]\n",
             "vpinsrq ", stringify!($xmm), ", ", stringify!($xmm), ", qword ptr [{t} + 16*",
@@ -445,31 +562,28 @@ macro_rules! load_iteration {
                 stringify!($j), "]\n",
             "vpor ", stringify!($xmm), ", ", stringify!($xmm), ", xmmword ptr [{fp} + {pad} + 16*",
                 stringify!($j), "]\n",
-            "vpaddq ymm8, ", stringify!($ymm), ", ymmword ptr [rip + {k2} + 32*", stringify!($j), "]\n",
-            "vmovdqa ymmword ptr [{fp} + 32*", stringify!($j), "], ymm8\n",
         )
     };
     (pad $j:tt, $ymm:ident) => {
         concat!(
             "vbroadcasti128 ", stringify!($ymm), ", xmmword ptr [{fp} + {pad} + 16*",
                 stringify!($j), "]\n",
-            "vpaddq ymm8, ", stringify!($ymm), ", ymmword ptr [rip + {k2} + 32*", stringify!($j), "]\n",
-            "vmovdqa ymmword ptr [{fp} + 32*", stringify!($j), "], ymm8\n",
         )
     };
 }
 pub(crate) use load_iteration;
 
-/// Compresses one PBKDF2 block into the state the frame (an [`IterationFrame`]) points at:
-/// the block is built from the frame's source words and template, the expansion step is
-/// `$update`; the schedule is left in the frame, which the loop wipes once at its end.
-/// Expands to an `unsafe` block.
+/// Compresses one PBKDF2 block into the state the frame (an [`IterationFrame`]) points at,
+/// the keyed state whose first round is the frame's `first[$which]`: the block is built
+/// from the frame's source words and template, the expansion step is `$update`; the
+/// schedule is left in the frame, which the loop wipes once at its end. Expands to an
+/// `unsafe` block.
 #[rustfmt::skip]
 macro_rules! compress_iteration {
-    ($frame:expr, $update:ident) => {{
+    ($frame:expr, $update:ident, $which:tt) => {{
         use $crate::sha512_pair::{
-            ITER_MASK, ITER_PAD, ITER_SRC, ITER_STATE, feed_forward, load_iteration, no_update,
-            r, round, round_entry, rounds_asm, sixteen,
+            ITER_FIRST, ITER_MASK, ITER_PAD, ITER_SRC, ITER_STATE, feed_forward, load_iteration,
+            no_update, r, round, rounds_asm, sixteen,
         };
         let frame: *mut $crate::sha512_pair::IterationFrame = $frame;
         // The assembly reads the 8 source words at `src`, reads and writes the 8 words at
@@ -483,16 +597,18 @@ macro_rules! compress_iteration {
         unsafe {
             rounds_asm!(frame, [
                 "mov {t}, qword ptr [{fp} + {src}]",
-                load_iteration!(words 0, xmm0 ymm0),
-                load_iteration!(words 1, xmm1 ymm1),
+                // The first four words reach the rounds another way (the `first` round).
+                load_iteration!(unstored 0, xmm0 ymm0),
+                load_iteration!(unstored 1, xmm1 ymm1),
                 load_iteration!(words 2, xmm2 ymm2),
                 load_iteration!(words 3, xmm3 ymm3),
                 load_iteration!(pad 4, ymm4),
                 load_iteration!(pad 5, ymm5),
                 load_iteration!(pad 6, ymm6),
                 load_iteration!(pad 7, ymm7),
-                round_entry!(),
-                sixteen!($update, 0, 0),
+                // The first round from its precomputed part and the first message word, the
+                // second with the second word read from the source (`{t}`) directly.
+                sixteen!($update, 0, 0, [first $which], [h a b c d e f g, y x, @src 8]),
                 sixteen!($update, 8, 0),
                 sixteen!($update, 16, 0),
                 sixteen!($update, 24, 0),
@@ -503,6 +619,7 @@ macro_rules! compress_iteration {
                 src = const ITER_SRC,
                 mask = const ITER_MASK,
                 pad = const ITER_PAD,
+                first = const ITER_FIRST,
             );
         }
     }};
@@ -520,15 +637,16 @@ macro_rules! iterate_pbkdf2 {
         let (u, t): (&mut [u64; 8], &mut [u64; 8]) = ($u, $t);
         let count: u32 = $count;
         if count > 0 {
-            let mut frame = $crate::sha512_pair::IterationFrame::new($digest_len);
+            let mut frame =
+                $crate::sha512_pair::IterationFrame::new($digest_len, &keys.inner, &keys.outer);
             let mut inner = [0u64; 8];
             for _ in 0..count {
                 inner = keys.inner;
                 frame.aim(inner.as_mut_ptr(), u.as_ptr());
-                $crate::sha512_pair::compress_iteration!(&mut frame, $update);
+                $crate::sha512_pair::compress_iteration!(&mut frame, $update, 0);
                 *u = keys.outer;
                 frame.aim(u.as_mut_ptr(), inner.as_ptr());
-                $crate::sha512_pair::compress_iteration!(&mut frame, $update);
+                $crate::sha512_pair::compress_iteration!(&mut frame, $update, 1);
                 for (t, u) in t.iter_mut().zip(u.iter()) {
                     *t ^= *u;
                 }

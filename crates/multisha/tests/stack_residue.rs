@@ -201,7 +201,8 @@ const SHA512: Sha2Amounts<u64> = Sha2Amounts {
 /// Every value a SHA-2 compression (SHA-256 or SHA-512, by `amounts`) of `block` from `state`
 /// computes that a kernel might hold in a register: the schedule words and `w + k`, the
 /// working variables of every round and the round's `ch`, `maj`, `t1`, `t2` and `a ^ b` (which
-/// `avx2-x8` carries to the next round's majority), the new state. Returns the new state.
+/// `avx2-x8` carries to the next round's majority), the first two rounds' parts without the
+/// message word (which a PBKDF2 loop can precompute), the new state. Returns the new state.
 /// Written from FIPS 180-4, not with the kernels' helpers.
 fn sha2_values<W: multisha_contract::Word + std::hash::Hash>(
     amounts: &Sha2Amounts<W>,
@@ -236,6 +237,26 @@ fn sha2_values<W: multisha_contract::Word + std::hash::Hash>(
         let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(wk);
         let t2 = s0.wrapping_add(maj);
         into.extend([w[t], ch, maj, t1, t2, a ^ b]);
+        // A keyed state's first rounds before the message word: what the SHA-512 PBKDF2
+        // loop precomputes once (`T1` without `w`, the new `e` and `a` without it, the
+        // second round's `h + k`).
+        match t {
+            0 => {
+                let before_w = h
+                    .wrapping_add(s1)
+                    .wrapping_add(ch)
+                    .wrapping_add(amounts.k[t]);
+                into.extend([
+                    before_w,
+                    d.wrapping_add(before_w),
+                    before_w.wrapping_add(t2),
+                ]);
+            }
+            1 => {
+                into.insert(h.wrapping_add(amounts.k[t]));
+            }
+            _ => {}
+        }
         // `w + k` of a zero word is the round constant, public.
         if w[t] != W::default() {
             into.insert(wk);
