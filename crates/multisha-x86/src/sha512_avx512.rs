@@ -70,8 +70,8 @@ multisha_contract::declare_variant! {
         compress_pairs!(frame.as_mut_ptr(), update);
     }
 
-    /// The PBKDF2 loop: each block built in registers from the last state, the schedule
-    /// wiped once at the end (`sha512_pair::iterate_pbkdf2`).
+    /// The PBKDF2 loop: every iteration in one assembly block, each block built in registers
+    /// from the last digest, the schedule wiped once at the end (`sha512_pair::iterate_pbkdf2`).
     #[inline(never)]
     pub fn iterate(
         keys: &HmacKeys<Sha512Compression>,

@@ -1,11 +1,11 @@
 //! The assembly shared by the `avx2` and `avx512` SHA-512 kernels: the loop over pairs of
-//! blocks, the scalar rounds and the stack frame, and the PBKDF2 loop's block built from the
-//! last state. Each kernel supplies only its message expansion step (`update` below); see
+//! blocks, the scalar rounds and the stack frame, and the PBKDF2 loop (all its iterations in
+//! one assembly block, each block built from the last digest's registers). Each kernel supplies only its message expansion step (`update` below); see
 //! `sha512_avx2` for the design.
 
 use core::mem::{MaybeUninit, offset_of};
 
-use multisha_contract::{SHA512_K, Sha512Compression, hmac_template};
+use multisha_contract::{HmacKeys, SHA512_K, Sha512Compression, hmac_template};
 use zeroize::Zeroize;
 
 /// The kernel's stack frame: the paired schedule (`w + K` of two blocks, 2 × 80 words) and the
@@ -41,41 +41,49 @@ impl Frame {
     }
 }
 
-/// The stack frame of the PBKDF2 loop ([`compress_iteration`]): the schedule as in [`Frame`]
-/// (one block's, in the low lane of each group, the only one the rounds read; the high lane
-/// holds the expansion of zeros (words 0..8) and the padding (words 8..16)), the state and
-/// the message's source words, the HMAC block's template (RFC 8018 iterations compress
-/// `(digest & mask) | pad`), and the first round of each keyed state ([`first_round`]: the
-/// inner one's, then the outer one's).
+/// The stack frame of the PBKDF2 loop ([`iterate_asm`]): the schedule as in [`Frame`] (one
+/// block's, in the low lane of each group, the only one the rounds read; the high lane holds
+/// the expansion of zeros (words 0..8) and the padding (words 8..16)), where `U` and `T` lie
+/// and how many iterations are left, the HMAC block's template (RFC 8018 iterations compress
+/// `(digest & mask) | pad`), both keyed states with their first rounds ([`first_round`]), and
+/// the inner digest of the iteration under way.
 #[repr(C, align(64))]
 pub(crate) struct IterationFrame {
     w: [u64; 160],
-    state: *mut u64,
-    /// The eight words of the digest the block carries: the last compression's state.
-    src: *const u64,
+    /// `U`: the message of each iteration's inner compression, then the outer one's digest.
+    u: *mut u64,
+    /// `T`, which takes the XOR of every `U`.
+    t: *mut u64,
+    /// Iterations left (one or more when the loop starts).
+    count: u64,
     /// The mask of the first eight message words (the digest's bits).
     mask: [u64; 8],
     /// The padding of all sixteen message words.
     pad: [u64; 16],
-    /// [`first_round`] of the inner keyed state, then of the outer one (key-derived: wiped
-    /// with the schedule).
+    /// The inner keyed state, then the outer one.
+    keys: [[u64; 8]; 2],
+    /// [`first_round`] of the inner keyed state, then of the outer one.
     first: [[u64; 4]; 2],
+    /// The inner compression's digest: the outer one's message.
+    inner: [u64; 8],
 }
 
-pub(crate) const ITER_STATE: usize = offset_of!(IterationFrame, state);
-pub(crate) const ITER_SRC: usize = offset_of!(IterationFrame, src);
+pub(crate) const ITER_U: usize = offset_of!(IterationFrame, u);
+pub(crate) const ITER_T: usize = offset_of!(IterationFrame, t);
+pub(crate) const ITER_COUNT: usize = offset_of!(IterationFrame, count);
 pub(crate) const ITER_MASK: usize = offset_of!(IterationFrame, mask);
 pub(crate) const ITER_PAD: usize = offset_of!(IterationFrame, pad);
+pub(crate) const ITER_KEYS: usize = offset_of!(IterationFrame, keys);
 pub(crate) const ITER_FIRST: usize = offset_of!(IterationFrame, first);
+pub(crate) const ITER_INNER: usize = offset_of!(IterationFrame, inner);
 
 /// What a PBKDF2 block's first round makes of `state` before its first message word `w0`,
 /// which every such round adds to the same two words: the new `e` less `w0` (`d + T1`, where
 /// `T1 = h + Σ1(e) + Ch(e, f, g) + K[0]` without `w0`), the new `a` less `w0` (`T1 + Σ0(a) +
 /// Maj(a, b, c)`), then `a ^ b` (the second round's `b ^ c`) and `g + K[1]` (the second
 /// round's `h` with its constant). The keyed states are the same for every iteration, so the
-/// first round is these and two additions: the block's words reach the rounds through a
-/// chain of stores and loads from the last compression's state, and the first rounds no
-/// longer wait for it.
+/// first round is these and two additions, and the rounds begin as soon as the last digest
+/// is.
 pub(crate) fn first_round(state: &[u64; 8]) -> [u64; 4] {
     let [a, b, c, d, e, f, g, h] = *state;
     let sigma1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
@@ -95,14 +103,21 @@ pub(crate) fn first_round(state: &[u64; 8]) -> [u64; 4] {
 }
 
 impl IterationFrame {
-    /// A frame for digests of `digest_len` bytes (16 or more: the first two message words
-    /// are the digest's, whole) and the keyed states `inner` and `outer`, its schedule zero,
-    /// no state or source yet.
-    pub(crate) fn new(digest_len: usize, inner: &[u64; 8], outer: &[u64; 8]) -> Self {
+    /// A frame for `count` iterations (one or more) on `u` and `t` under `keys`, with digests
+    /// of `digest_len` bytes (24 or more: the first three message words are the digest's,
+    /// whole), its schedule zero but for the padding's groups.
+    pub(crate) fn new(
+        digest_len: usize,
+        keys: &HmacKeys<Sha512Compression>,
+        u: &mut [u64; 8],
+        t: &mut [u64; 8],
+        count: u32,
+    ) -> Self {
         assert!(
-            digest_len >= 16,
-            "the first two message words are the digest's"
+            digest_len >= 24,
+            "the first three message words are the digest's"
         );
+        assert!(count > 0, "the loop runs at least once");
         let template = hmac_template::<Sha512Compression>(digest_len);
         let mut mask = [0; 8];
         mask.copy_from_slice(&template.mask[..8]);
@@ -115,31 +130,30 @@ impl IterationFrame {
         let mut w = [0; 160];
         for group in 4..8 {
             for word in 0..4 {
-                let t = 2 * group + word % 2;
-                w[4 * group + word] = template.pad[t].wrapping_add(SHA512_K[t]);
+                let i = 2 * group + word % 2;
+                w[4 * group + word] = template.pad[i].wrapping_add(SHA512_K[i]);
             }
         }
         Self {
             w,
-            state: core::ptr::null_mut(),
-            src: core::ptr::null(),
+            u: u.as_mut_ptr(),
+            t: t.as_mut_ptr(),
+            count: u64::from(count),
             mask,
             pad: template.pad,
-            first: [first_round(inner), first_round(outer)],
+            keys: [keys.inner, keys.outer],
+            first: [first_round(&keys.inner), first_round(&keys.outer)],
+            inner: [0; 8],
         }
     }
 
-    /// Points the next compression at `state`, with the block of the digest in `src`.
-    pub(crate) fn aim(&mut self, state: *mut u64, src: *const u64) {
-        self.state = state;
-        self.src = src;
-    }
-
-    /// Wipes the schedule (message-derived) and the first rounds (key-derived): the loop
-    /// compresses without wiping, this once.
+    /// Wipes the schedule and the inner digest (message-derived), the keyed states and their
+    /// first rounds (key-derived): the loop compresses without wiping, this once.
     pub(crate) fn wipe(&mut self) {
         self.w.zeroize();
+        self.keys.as_flattened_mut().zeroize();
         self.first.as_flattened_mut().zeroize();
+        self.inner.zeroize();
     }
 }
 
@@ -197,17 +211,16 @@ pub(crate) use r;
 /// reorderings measured on Zen 4 (6.0 cycles a round against 6.4 for OpenSSL's order; the 22
 /// ALU instructions allow 5.5). Change it only with a measurement.
 ///
-/// Two more forms, for the PBKDF2 block ([`compress_iteration`]): `@src $off` reads the
-/// message word at byte `$off` of the block's source (`{t}`, still holding it) instead, with
-/// its constant already in `h` (the second round); `first $which` is the first round from
-/// the frame's `first[$which]` ([`first_round`]) and the first message word.
+/// Two more forms, for the PBKDF2 block ([`iterate_asm`]): `@reg $r` reads the message word
+/// from register `$r` instead, with its constant already in `h` (the second round); `first
+/// $which` is the first round from the frame's `first[$which]` ([`first_round`]) and the
+/// block's first four words in registers `a..d`.
 #[rustfmt::skip]
 macro_rules! round {
-    // Before the general form, which would take `@ src $off` for `$grp $off $lane`.
+    // Before the general form, which would take `@ reg $r` for `$grp $off $lane`.
     ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
-     $x:ident $y:ident, @src $off:tt, [$($v:expr),* $(,)?]) => {
-        round!(@from concat!("qword ptr [{t} + ", stringify!($off), "]"),
-            $a $b $c $d $e $f $g $h, $x $y, [$($v),*])
+     $x:ident $y:ident, @reg $r:ident, [$($v:expr),* $(,)?]) => {
+        round!(@from r!($r), $a $b $c $d $e $f $g $h, $x $y, [$($v),*])
     };
     ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
      $x:ident $y:ident, $grp:tt $off:tt $lane:tt, [$($v:expr),* $(,)?]) => {
@@ -215,42 +228,52 @@ macro_rules! round {
                 " + ", stringify!($lane), "]"),
             $a $b $c $d $e $f $g $h, $x $y, [$($v),*])
     };
-    // The first round, its registers `a..h` as named: `d` and `h` become the new `e` and `a`
-    // (the pending `Σ0` is in `first`), `x` the second round's `b ^ c`, `g` its `h` plus
-    // `K[1]`, `cf` a copy of its `f`.
+    // The first round of a block whose first four words are in `a..d` (the last digest's):
+    // the first word goes to `s`, the second to `y` (which the second round reads first), the
+    // third and fourth plus `K` to the frame (where the third and fourth rounds read them);
+    // then the keyed state `keys[$which]` into the registers, of which `d` and `h` become the
+    // new `e` and `a` (the pending `Σ0` is in `first`), `x` the second round's `b ^ c`, `g`
+    // its `h` plus `K[1]`, `cf` a copy of its `f`. The fourth word is masked and padded
+    // (SHA-512/224's digest ends in it).
     (first $which:tt,
      [$v0:expr, $v1:expr, $v2:expr, $v3:expr, $v4:expr, $v5:expr,
       $v6:expr, $v7:expr, $v8:expr, $v9:expr, $v10:expr, $v11:expr $(,)?]) => {
         concat!(
-            "mov {s}, qword ptr [{t}]\n",
-            "mov {d}, qword ptr [{fp} + {first} + 32*", stringify!($which), "]\n",
+            "mov {s}, {a}\n",
+            "mov {y}, {b}\n",
+            "mov {cf}, {c}\n",
             $v0,
-            "mov {h}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 8]\n",
-            "add {d}, {s}\n",
+            "add {cf}, qword ptr [rip + {k2} + 32]\n",
+            "mov qword ptr [{fp} + 32], {cf}\n",
             $v1,
+            "mov {cf}, {d}\n",
+            "and {cf}, qword ptr [{fp} + {mask} + 24]\n",
+            $v2,
+            "or {cf}, qword ptr [{fp} + {pad} + 24]\n",
+            "add {cf}, qword ptr [rip + {k2} + 40]\n",
+            $v3,
+            "mov qword ptr [{fp} + 40], {cf}\n",
+            "mov {d}, qword ptr [{fp} + {first} + 32*", stringify!($which), "]\n",
+            $v4,
+            "add {d}, {s}\n",
+            "mov {h}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 8]\n",
+            $v5,
             "add {h}, {s}\n",
             "mov {x}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 16]\n",
-            $v2,
-            "mov {g}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 24]\n",
-            "xor {s:e}, {s:e}\n",
-            $v3,
-            // The third and fourth words plus `K` into the frame from the source directly
-            // (the vector path, a few cycles longer, had the third round wait for it). The
-            // fourth word is masked and padded (SHA-512/224's digest ends in it).
-            "mov {y}, qword ptr [{t} + 16]\n",
-            "add {y}, qword ptr [rip + {k2} + 32]\n",
-            $v4,
-            "mov qword ptr [{fp} + 32], {y}\n",
-            "mov {cf}, qword ptr [{t} + 24]\n",
-            $v5,
-            "and {cf}, qword ptr [{fp} + {mask} + 24]\n",
-            "or {cf}, qword ptr [{fp} + {pad} + 24]\n",
             $v6,
-            "add {cf}, qword ptr [rip + {k2} + 40]\n",
-            "mov qword ptr [{fp} + 40], {cf}\n",
+            "mov {g}, qword ptr [{fp} + {first} + 32*", stringify!($which), " + 24]\n",
+            "mov {a}, qword ptr [{fp} + {keys} + 64*", stringify!($which), "]\n",
             $v7,
+            "mov {b}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 8]\n",
+            "mov {c}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 16]\n",
+            $v8,
+            "mov {e}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 32]\n",
+            "mov {f}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 40]\n",
+            $v9,
+            "xor {s:e}, {s:e}\n",
+            $v10,
             "mov {cf}, {e}\n",
-            $v8, $v9, $v10, $v11,
+            $v11,
         )
     };
     (@from $w:expr, $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
@@ -321,7 +344,7 @@ pub(crate) use no_update;
 /// roles of `a..h` rotate once around every eight rounds, the ring once every sixteen.
 ///
 /// With `[$first], [$second]`, the first two rounds are those (a PBKDF2 block's: the
-/// [`round`] forms `first` and `@src`).
+/// [`round`] forms `first` and `@reg`).
 #[rustfmt::skip]
 macro_rules! sixteen {
     ($update:ident, $grp:tt, $lane:tt) => {
@@ -573,64 +596,120 @@ macro_rules! load_iteration {
 }
 pub(crate) use load_iteration;
 
-/// Compresses one PBKDF2 block into the state the frame (an [`IterationFrame`]) points at,
-/// the keyed state whose first round is the frame's `first[$which]`: the block is built
-/// from the frame's source words and template, the expansion step is `$update`; the
-/// schedule is left in the frame, which the loop wipes once at its end. Expands to an
-/// `unsafe` block.
+/// One PBKDF2 block's compression for [`iterate_asm`], as template strings: the message is
+/// the digest whose first four words are in `a..d` and whose eight words are at `$src` (the
+/// instruction that loads its address into `{t}`), compressed from the keyed state
+/// `keys[$which]` with the expansion step `$update`; the digest goes to `a..h` and to
+/// `$dst` (the instruction that loads its address into `{t}`). The schedule is left in the
+/// frame, which the loop wipes once at its end.
 #[rustfmt::skip]
-macro_rules! compress_iteration {
-    ($frame:expr, $update:ident, $which:tt) => {{
+macro_rules! iteration_block {
+    ($update:ident, $which:tt, $src:expr, $dst:expr) => {
+        concat!(
+            $src, "\n",
+            // The vector path reads the words from memory (off the rounds' path: the first
+            // four words reach them from registers, through the `first` round).
+            load_iteration!(unstored 0, xmm0 ymm0),
+            load_iteration!(unstored 1, xmm1 ymm1),
+            load_iteration!(words 2, xmm2 ymm2),
+            load_iteration!(words 3, xmm3 ymm3),
+            load_iteration!(pad 4, ymm4),
+            load_iteration!(pad 5, ymm5),
+            load_iteration!(pad 6, ymm6),
+            load_iteration!(pad 7, ymm7),
+            sixteen!($update, 0, 0, [first $which], [h a b c d e f g, y x, @reg y]),
+            sixteen!($update, 8, 0),
+            sixteen!($update, 16, 0),
+            sixteen!($update, 24, 0),
+            sixteen!(no_update, 32, 0),
+            // The feed-forward: the pending `Σ0`, the keyed state, the digest out.
+            "add {a}, {s}\n",
+            "add {a}, qword ptr [{fp} + {keys} + 64*", stringify!($which), "]\n",
+            "add {b}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 8]\n",
+            "add {c}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 16]\n",
+            "add {d}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 24]\n",
+            "add {e}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 32]\n",
+            "add {f}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 40]\n",
+            "add {g}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 48]\n",
+            "add {h}, qword ptr [{fp} + {keys} + 64*", stringify!($which), " + 56]\n",
+            $dst, "\n",
+            "mov qword ptr [{t}], {a}\n",
+            "mov qword ptr [{t} + 8], {b}\n",
+            "mov qword ptr [{t} + 16], {c}\n",
+            "mov qword ptr [{t} + 24], {d}\n",
+            "mov qword ptr [{t} + 32], {e}\n",
+            "mov qword ptr [{t} + 40], {f}\n",
+            "mov qword ptr [{t} + 48], {g}\n",
+            "mov qword ptr [{t} + 56], {h}\n",
+        )
+    };
+}
+pub(crate) use iteration_block;
+
+/// The PBKDF2 loop on the frame `$frame` (an [`IterationFrame`]) with the expansion step
+/// `$update`, all of it in one assembly block: each iteration compresses `U` from the inner
+/// keyed state into the frame's `inner`, that from the outer keyed state into `U`, and XORs
+/// `U` into `T`. A block's first words go from the last digest's registers to its rounds
+/// (no store and load between the compressions on the rounds' path), its first round is
+/// mostly precomputed ([`first_round`]). Expands to an `unsafe` block.
+#[rustfmt::skip]
+macro_rules! iterate_asm {
+    ($frame:expr, $update:ident) => {{
         use $crate::sha512_pair::{
-            ITER_FIRST, ITER_MASK, ITER_PAD, ITER_SRC, ITER_STATE, feed_forward, load_iteration,
-            no_update, r, round, rounds_asm, sixteen,
+            ITER_COUNT, ITER_FIRST, ITER_INNER, ITER_KEYS, ITER_MASK, ITER_PAD, ITER_T, ITER_U,
+            iteration_block, load_iteration, no_update, r, round, rounds_asm, sixteen,
         };
         let frame: *mut $crate::sha512_pair::IterationFrame = $frame;
-        // The assembly reads the 8 source words at `src`, reads and writes the 8 words at
-        // `state` (distinct memory the caller holds for the call) and the frame (a local of
-        // the caller), and reads the 32-byte aligned statics `K2` and `ROR8`. Every register
-        // it writes is an operand or a declared clobber, the flags are clobbered, it does not
-        // push.
+        // The assembly reads and writes the 8 words at `u` and at `t` (two distinct arrays
+        // the caller borrows exclusively for the call) and the frame (a local of the caller,
+        // its schedule written before read, `count` at least one), and reads the 32-byte
+        // aligned statics `K2` and `ROR8`. Every register it writes is an operand or a
+        // declared clobber, the flags are clobbered, it does not push.
         // SAFETY: those accesses stay in memory the caller lends; `rorx`/`andn` need BMI2/BMI1
         // and the vector instructions AVX2 (and the caller's `$update` its own features), which
         // the calling kernel's declaration requires.
         unsafe {
+            // `rounds_asm!` loads `U` into `a..h` first (`state` is `u`): the first block's
+            // first words.
             rounds_asm!(frame, [
-                "mov {t}, qword ptr [{fp} + {src}]",
-                // The first four words reach the rounds another way (the `first` round).
-                load_iteration!(unstored 0, xmm0 ymm0),
-                load_iteration!(unstored 1, xmm1 ymm1),
-                load_iteration!(words 2, xmm2 ymm2),
-                load_iteration!(words 3, xmm3 ymm3),
-                load_iteration!(pad 4, ymm4),
-                load_iteration!(pad 5, ymm5),
-                load_iteration!(pad 6, ymm6),
-                load_iteration!(pad 7, ymm7),
-                // The first round from its precomputed part and the first message word, the
-                // second with the second word read from the source (`{t}`) directly.
-                sixteen!($update, 0, 0, [first $which], [h a b c d e f g, y x, @src 8]),
-                sixteen!($update, 8, 0),
-                sixteen!($update, 16, 0),
-                sixteen!($update, 24, 0),
-                sixteen!(no_update, 32, 0),
-                feed_forward!(),
+                "2:",
+                iteration_block!($update, 0,
+                    "mov {t}, qword ptr [{fp} + {u}]", "lea {t}, [{fp} + {inner}]"),
+                iteration_block!($update, 1,
+                    "lea {t}, [{fp} + {inner}]", "mov {t}, qword ptr [{fp} + {u}]"),
+                "mov {t}, qword ptr [{fp} + {tt}]",
+                "xor qword ptr [{t}], {a}",
+                "xor qword ptr [{t} + 8], {b}",
+                "xor qword ptr [{t} + 16], {c}",
+                "xor qword ptr [{t} + 24], {d}",
+                "xor qword ptr [{t} + 32], {e}",
+                "xor qword ptr [{t} + 40], {f}",
+                "xor qword ptr [{t} + 48], {g}",
+                "xor qword ptr [{t} + 56], {h}",
+                "dec qword ptr [{fp} + {count}]",
+                "jnz 2b",
             ],
-                state = const ITER_STATE,
-                src = const ITER_SRC,
+                state = const ITER_U,
+                u = const ITER_U,
+                tt = const ITER_T,
+                count = const ITER_COUNT,
                 mask = const ITER_MASK,
                 pad = const ITER_PAD,
+                keys = const ITER_KEYS,
                 first = const ITER_FIRST,
+                inner = const ITER_INNER,
             );
         }
     }};
 }
-pub(crate) use compress_iteration;
+pub(crate) use iterate_asm;
 
 /// The PBKDF2 loop of the `avx2` and `avx512` SHA-512 kernels, with the expansion step
 /// `$update` (the [`IterateFn`](multisha_contract::IterateFn) contract): each iteration
 /// compresses `U` into the inner keyed state and that digest into the outer one, building
-/// each block in registers from the last state's words (no byte swapping, no copy through a
-/// block buffer), and wipes the schedule once at the end instead of once per block.
+/// each block in registers from the last digest's words (no byte swapping, no copy through a
+/// block buffer), all iterations in one assembly block ([`iterate_asm`]), and wipes the
+/// schedule once at the end instead of once per block.
 macro_rules! iterate_pbkdf2 {
     ($update:ident, $keys:expr, $u:expr, $t:expr, $digest_len:expr, $count:expr) => {{
         let keys: &multisha_contract::HmacKeys<multisha_contract::Sha512Compression> = $keys;
@@ -638,21 +717,9 @@ macro_rules! iterate_pbkdf2 {
         let count: u32 = $count;
         if count > 0 {
             let mut frame =
-                $crate::sha512_pair::IterationFrame::new($digest_len, &keys.inner, &keys.outer);
-            let mut inner = [0u64; 8];
-            for _ in 0..count {
-                inner = keys.inner;
-                frame.aim(inner.as_mut_ptr(), u.as_ptr());
-                $crate::sha512_pair::compress_iteration!(&mut frame, $update, 0);
-                *u = keys.outer;
-                frame.aim(u.as_mut_ptr(), inner.as_ptr());
-                $crate::sha512_pair::compress_iteration!(&mut frame, $update, 1);
-                for (t, u) in t.iter_mut().zip(u.iter()) {
-                    *t ^= *u;
-                }
-            }
+                $crate::sha512_pair::IterationFrame::new($digest_len, keys, u, t, count);
+            $crate::sha512_pair::iterate_asm!(&mut frame, $update);
             frame.wipe();
-            zeroize::Zeroize::zeroize(&mut inner);
         }
     }};
 }
