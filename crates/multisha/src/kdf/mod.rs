@@ -16,8 +16,12 @@
 //! ([`iterate_with`](multisha_contract::iterate_with)); the SHA-NI and ARMv8 variants keep
 //! `U`, `T` and both keyed states in registers in the instructions' order and build each next
 //! message from the state registers, so an iteration costs two compressions and nothing else.
-//! The x86 SHA-512 kernels build each block in registers from the last state and wipe their
-//! schedule once per output block, not per compression. The SHA-1 SHA-NI loops compute most of
+//! The x86 SHA-512 kernels run every iteration in one assembly block: each block's first
+//! words go from the last digest's registers to the rounds, its first round is mostly worked
+//! out once from the keyed state (the keyed states do not change), and the schedule is wiped
+//! once per output block, not per compression (with a store and a load between the
+//! compressions and each compression's own entry and exit, a PBKDF2 block took 7% longer
+//! than a block of a long message; now the same, Intel Xeon). The SHA-1 SHA-NI loops compute most of
 //! each block's schedule with vector XORs and shifts, off the SHA unit that the rounds wait
 //! on, which took 9-10% off an iteration (Intel). On x86, `shani-x2` runs two chains side by
 //! side for SHA-1 and SHA-256, filling the time one chain waits on its own last digest, unless
@@ -32,9 +36,9 @@
 //! # What it costs
 //! Per 100,000 iterations of one output block, on an Intel Xeon (Sapphire Rapids class,
 //! SHA-NI, AVX-512; a shared two-vCPU VM whose speed drifts by a fifth with its neighbours):
-//! PBKDF2-HMAC-SHA256 10-12 ms, PBKDF2-HMAC-SHA1 11-13 ms, PBKDF2-HMAC-SHA512 56-83 ms, each
-//! 4-12% (SHA-512: 8-18%) above two compressions' latency per iteration as long messages
-//! measure it, and 1.2-1.4x (SHA-512: 1.03-1.14x; WPA2's two SHA-1 chains: 1.39-1.72x) faster
+//! PBKDF2-HMAC-SHA256 10-12 ms, PBKDF2-HMAC-SHA1 11-13 ms, PBKDF2-HMAC-SHA512 29-33 ms, each
+//! 4-12% (SHA-512: 0-1%) above two compressions' latency per iteration as long messages
+//! measure it, and 1.2-1.4x (SHA-512: 1.09-1.11x; WPA2's two SHA-1 chains: 1.39-1.72x) faster
 //! than `fastpbkdf2` in the same process (`cargo run --release -p multisha-benches --features
 //! openssl --example pbkdf2_peers`).
 
