@@ -1,7 +1,7 @@
 //! The batch planner's regret: for a grid of batch shapes, the dispatched batch function's
 //! time against the best single choice (every many-message variant pinned alone, and one
 //! message after the other through the one-shot function), all in one process, interleaved
-//! rounds (the order rotating each round). The ratios are paired: each round's dispatched
+//! rounds (a new order each round). The ratios are paired: each round's dispatched
 //! time over the other way's in the same round, the median over the rounds. On a shared
 //! machine a neighbour does not slow every way alike (one busy on the SHA unit slows the SHA
 //! instructions, not the vector lanes), so each way's fastest round could come from a
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// Intel Xeon (AMX generation) AVX-512 lanes after milliseconds of SHA-NI one by one ran
 /// slower for some tens of microseconds: 300 SHA-256 messages of 0-1 KiB, dispatched onto
 /// `avx512-x16` right after the loop of one-shot calls, measured 1.049-1.051 times the same
-/// kernel pinned (which the rotation puts after the dispatched way) with one call (52 us) run
+/// kernel pinned (which a fixed rotation put after the dispatched way) with one call (52 us) run
 /// first, 1.025 with 50 us, 1.017 with 100 us.
 const WARM_UP: Duration = Duration::from_micros(100);
 
@@ -224,11 +224,19 @@ fn measure<H: HashFunction>(
             })
             .collect();
         let mut samples = vec![Vec::with_capacity(rounds); ways.len()];
-        for round in 0..rounds {
-            for k in 0..ways.len() {
-                let i = (k + round) % ways.len();
-                // Untimed, so no sample starts cold. The rotating order leaves each way after
-                // the same way in most rounds: the dispatched one after one by one, which on a
+        let mut order: Vec<usize> = (0..ways.len()).collect();
+        let mut shuffle = 0x2545_f491_4f6c_dd1du64 ^ shape.lengths.len() as u64;
+        for _ in 0..rounds {
+            // A new order every round (Fisher-Yates), so no way follows the same way in most
+            // rounds. A fixed rotation put the dispatched way after one by one in every round,
+            // the only way on the AVX-512 lanes that followed one without them: on an Intel
+            // Xeon, 64 SHA-256 messages of 32 B under `MULTISHA_CPU=-sha` then took 1.05-1.07
+            // times the same plan pinned in some processes, a regret that planning did not cause.
+            for k in (1..order.len()).rev() {
+                order.swap(k, (next(&mut shuffle) % (k as u64 + 1)) as usize);
+            }
+            for &i in &order {
+                // Untimed, so no sample starts cold: a way may follow one by one, which on a
                 // large batch runs for milliseconds without the vector units. On an Intel Xeon
                 // a 16-message AVX-512 batch took 2.5-4.5 us after 3 ms without AVX-512, 1 us
                 // warm; without this call, under `MULTISHA_CPU=-sha` the dispatched way's
