@@ -23,13 +23,20 @@ const LAYERS: &[(&str, &str, &[&str])] = &[
     ),
     (
         "dispatch",
-        "the per-algorithm slot and its key traits, the lane kernels' list, the published cell",
-        &["dispatch/", "hash_function.rs"],
+        "the per-algorithm slot and its key traits, the lane kernels' list, the published cell, \
+         the cores' chunked storage",
+        &["dispatch/", "hash_function.rs", "core_storage.rs"],
     ),
     (
         "execution",
-        "the batch executor and calibration, one-shot hashing, the hashers' core, PBKDF2",
-        &["batch/", "kdf/", "oneshot.rs", "block_api.rs"],
+        "the batch executor and calibration, one-shot hashing, the hashers and their core, PBKDF2",
+        &[
+            "batch/",
+            "kdf/",
+            "oneshot.rs",
+            "block_api.rs",
+            "streaming.rs",
+        ],
     ),
     (
         "engine",

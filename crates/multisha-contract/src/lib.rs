@@ -35,6 +35,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod chunk;
 mod compression;
 mod cost;
 mod cpu;
@@ -55,6 +56,7 @@ pub mod harness;
 #[cfg(feature = "wipe-observer")]
 pub mod wipe_observer;
 
+pub use chunk::{Chunk, chunk_bytes, le_halves, write_chunks};
 pub use compression::{
     Block, BlockBytes, BlockCounter, Compression, ConstantFn, KernelFn, LanesFn, OneBlockFn,
     OutputSpec, State, Word,

@@ -1,6 +1,7 @@
 //! Merkle–Damgård padding shared by the streaming hashers, the one-shot functions and the
 //! batch paths.
 
+use crate::chunk::{Chunk, le_halves};
 use crate::{BlockBytes, Compression, KernelFn, OneBlockFn, Word, WorkspaceBuffer};
 use zeroize::Zeroize;
 
@@ -46,7 +47,7 @@ pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len
     let (first, _) = padded[0].as_mut().as_chunks_mut::<16>();
     copy_chunks(&mut first[..whole.len()], whole);
     // The chunk with the end of the tail and the `0x80` byte.
-    let (mut lo, mut hi) = le_words(rest);
+    let (mut lo, mut hi) = le_halves(rest);
     match rest.len() {
         k @ 0..8 => lo |= 0x80 << (8 * k),
         k => hi |= 0x80 << (8 * (k - 8)),
@@ -56,11 +57,11 @@ pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len
     let last_index = last.len() - 1;
     if used == 1 && boundary == last_index {
         // Tail and length share the chunk (only with an 8-byte length field).
-        store_words(&mut last[last_index], lo, hi | length_hi);
+        last[last_index].store(lo, hi | length_hi);
     } else {
-        store_words(&mut last[last_index], length_lo, length_hi);
+        last[last_index].store(length_lo, length_hi);
         let (first, _) = padded[0].as_mut().as_chunks_mut::<16>();
-        store_words(&mut first[boundary], lo, hi);
+        first[boundary].store(lo, hi);
     }
     used
 }
@@ -87,89 +88,6 @@ fn copy_chunks(dst: &mut [[u8; 16]], src: &[[u8; 16]]) {
         1 => dst[0] = src[0],
         0 => {}
     }
-}
-
-/// The bytes of `bytes` (fewer than 16) as two little-endian words, zero-extended, read with
-/// a few overlapping loads.
-#[inline(always)]
-fn le_words(bytes: &[u8]) -> (u64, u64) {
-    match bytes.split_at_checked(8) {
-        Some((lo, hi)) => (
-            u64::from_le_bytes(lo.try_into().expect("8 bytes")),
-            le_word(hi),
-        ),
-        None => (le_word(bytes), 0),
-    }
-}
-
-/// The bytes of `bytes` (fewer than 8) as one little-endian word, zero-extended.
-#[inline(always)]
-fn le_word(bytes: &[u8]) -> u64 {
-    let k = bytes.len();
-    let u32_at = |at: usize| {
-        u64::from(u32::from_le_bytes(
-            bytes[at..at + 4].try_into().expect("4 bytes"),
-        ))
-    };
-    match k {
-        4.. => u32_at(0) | u32_at(k - 4) << (8 * (k - 4)),
-        1.. => {
-            u64::from(bytes[0])
-                | u64::from(bytes[k / 2]) << (8 * (k / 2))
-                | u64::from(bytes[k - 1]) << (8 * (k - 1))
-        }
-        0 => 0,
-    }
-}
-
-/// Writes `lo` then `hi` (little-endian) into `chunk` with one 16-byte store where the target
-/// has one (the kernels' 16-byte loads of the chunk then forward from it).
-#[inline(always)]
-fn store_words(chunk: &mut [u8; 16], lo: u64, hi: u64) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-        // SAFETY: the build enables SSE2 (every x86-64 target but soft-float ones); `chunk`
-        // is 16 writable bytes and the store is unaligned.
-        unsafe {
-            _mm_storeu_si128(
-                chunk.as_mut_ptr().cast(),
-                _mm_set_epi64x(hi as i64, lo as i64),
-            )
-        };
-    }
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-    {
-        use core::arch::aarch64::{vcombine_u64, vcreate_u64, vreinterpretq_u8_u64, vst1q_u8};
-        // SAFETY: the build enables NEON (every AArch64 target but soft-float ones); `chunk`
-        // is 16 writable bytes.
-        unsafe {
-            let words = vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(lo), vcreate_u64(hi)));
-            vst1q_u8(chunk.as_mut_ptr(), words);
-        }
-    }
-    #[cfg(not(any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(target_arch = "aarch64", target_feature = "neon")
-    )))]
-    store_words_portable(chunk, lo, hi);
-}
-
-/// [`store_words`] as two 8-byte stores, for targets without 16-byte vector stores.
-#[cfg_attr(
-    any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(target_arch = "aarch64", target_feature = "neon")
-    ),
-    allow(
-        dead_code,
-        reason = "the fallback, compiled and tested on every target"
-    )
-)]
-#[inline(always)]
-fn store_words_portable(chunk: &mut [u8; 16], lo: u64, hi: u64) {
-    chunk[..8].copy_from_slice(&lo.to_le_bytes());
-    chunk[8..].copy_from_slice(&hi.to_le_bytes());
 }
 
 /// Overwrites both padding blocks with zeros in a way the optimiser cannot drop. With the
@@ -444,21 +362,6 @@ mod tests {
                     "{n}-byte tail, bit length {bit_len:#x}"
                 );
             }
-        }
-    }
-
-    #[test]
-    fn vector_and_portable_chunk_stores_agree() {
-        for (lo, hi) in [
-            (0, 0),
-            (0x0102_0304_0506_0708, 0x1112_1314_1516_1718),
-            (u64::MAX, 1),
-        ] {
-            let (mut vector, mut portable) = ([0u8; 16], [0u8; 16]);
-            store_words(&mut vector, lo, hi);
-            store_words_portable(&mut portable, lo, hi);
-            assert_eq!(vector, portable);
-            assert_eq!(vector[..8], lo.to_le_bytes());
         }
     }
 

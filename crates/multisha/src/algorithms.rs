@@ -165,7 +165,7 @@ macro_rules! algorithms {
             }
 
             $(
-                digest::buffer_fixed!(
+                crate::streaming::hasher!(
                     $(#[$fn_doc])*
                     ///
                     /// It runs the dispatched variant of its algorithm (see
@@ -173,9 +173,7 @@ macro_rules! algorithms {
                     /// stays pinned across `reset`. A hasher restored with
                     /// `SerializableState::deserialize` runs the dispatched variant: a
                     /// serialized state carries no variant.
-                    pub struct $hasher(crate::block_api::HashCore<$hasher>);
-                    oid: $oid;
-                    impl: FixedHashTraits;
+                    $hasher, oid $oid
                 );
 
                 impl Sealed for $hasher {}
@@ -229,7 +227,7 @@ macro_rules! algorithms {
 
                     /// The variant this hasher runs.
                     pub fn variant(&self) -> &'static Variant {
-                        self.core.variant()
+                        self.0.core().variant()
                     }
                 }
 

@@ -3,10 +3,11 @@
 //! One generic core serves every hash function; the hash function `H` supplies the initial
 //! value, the output size and the compression function. A core holds exactly what RustCrypto's
 //! does, the chaining state and the block count: the variant it is pinned to, if any, rides in
-//! the count's top byte. No extra field matters on the short paths: `finalize` moves the
-//! hasher, and a 16-byte copy that straddles two fields stored separately just before (state,
-//! count, a kernel pointer) stalls on store forwarding, which cost 7% at 16 bytes.
+//! the count's top byte. Both sit in 16-byte chunks each written by one store (the crate's
+//! `core_storage`): `finalize` moves the hasher 16 bytes at a time, and a piece that
+//! straddles values stored separately just before stalls on store forwarding.
 
+use crate::core_storage::{Storage, Stored};
 use crate::dispatch::Keyed;
 use crate::dispatch::{current, single_choice};
 use crate::hash_function::HashFunction;
@@ -20,9 +21,11 @@ use digest::block_api::{
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::{HashMarker, Output};
 use multisha_contract::{
-    BlockBytes, BlockCounter, Compression, Kernel, KernelFn, State, Word, WorkspaceBuffer,
+    BlockBytes, BlockCounter, Compression, Kernel, KernelFn, Word, WorkspaceBuffer,
     compress_and_wipe, pad_into, wipe_blocks, write_digest,
 };
+
+type Chunks<H> = <Algo<H> as Stored>::Storage;
 use zeroize::Zeroize;
 
 type Algo<H> = <H as HashFunction>::Compression;
@@ -35,16 +38,9 @@ type Counter<H> = <Algo<H> as Compression>::Counter;
 const PIN_BITS: u32 = 8;
 
 /// The block-level core of hash function `H`: chaining state, and the block count with the
-/// pinned variant in its top byte.
-///
-/// `repr(C)` keeps the state first, where the kernels' 16-byte stores of it line up with the
-/// 16-byte chunks of `finalize`'s move (Rust put the count first, so SHA-1's chunks straddled
-/// the count and the state's two stores).
-#[repr(C)]
+/// pinned variant in its top byte (below it, the blocks compressed so far).
 pub struct HashCore<H: HashFunction> {
-    state: State<Algo<H>>,
-    /// Blocks compressed so far, below [`PIN_BITS`] pin bits.
-    block_len: Counter<H>,
+    chunks: Chunks<H>,
 }
 
 impl<H: HashFunction> HashCore<H> {
@@ -56,8 +52,7 @@ impl<H: HashFunction> HashCore<H> {
     /// A core at the initial value that runs variant number `pin` (0: the dispatched one).
     fn pinned(pin: u8) -> Self {
         Self {
-            state: *H::IV,
-            block_len: Counter::<H>::from_u128(u128::from(pin) << Self::PIN_SHIFT),
+            chunks: Chunks::<H>::new(H::IV, u128::from(pin) << Self::PIN_SHIFT),
         }
     }
 
@@ -80,25 +75,25 @@ impl<H: HashFunction> HashCore<H> {
     /// 0, or `n` when the core runs `variants()[n - 1]`.
     #[inline(always)]
     fn pin(&self) -> u8 {
-        (self.block_len.to_u128() >> Self::PIN_SHIFT) as u8
+        (self.chunks.count() >> Self::PIN_SHIFT) as u8
     }
 
     /// Blocks compressed so far.
     #[inline(always)]
     fn blocks(&self) -> u128 {
-        self.block_len.to_u128() & Self::COUNT_MASK
+        self.chunks.count() & Self::COUNT_MASK
     }
 
-    /// Counts `n` more blocks. The count wraps below the pin: a carry into it would switch
+    /// The count with `n` more blocks. The count wraps below the pin: a carry into it would switch
     /// the core to another variant, perhaps one this CPU cannot run (a restored state may
     /// count up to the pin). Wrapping there is what the length field does anyway: 2^56 blocks
     /// are 2^65 bits, 0 modulo SHA-256's 64-bit field (2^120 blocks of SHA-512, 2^130 bits,
     /// 0 modulo its 128-bit field).
     #[inline(always)]
-    fn count_blocks(&mut self, n: usize) {
-        let len = self.block_len.to_u128();
+    fn counted(&self, n: usize) -> u128 {
+        let len = self.chunks.count();
         let count = len.wrapping_add(n as u128) & Self::COUNT_MASK;
-        self.block_len = Counter::<H>::from_u128((len & !Self::COUNT_MASK) | count);
+        (len & !Self::COUNT_MASK) | count
     }
 
     /// The kernel this core runs: the dispatched one (read at each call, as RustCrypto reads
@@ -121,13 +116,19 @@ impl<H: HashFunction> HashCore<H> {
         }
     }
 
-    /// Pads the buffered tail into a local pair of blocks (fixed-size moves, no `memcpy` or
-    /// `memset` calls) and compresses the one or two used with one workspace, wiped once, as
-    /// are the blocks. The state becomes the digest's (the caller drops or resets the core
-    /// next; the hasher wipes the buffer then).
+    /// Pads the buffered tail into a local pair of blocks and compresses them
+    /// ([`HashCore::finish_tail`]); the hasher wipes the buffer when it drops or resets.
     fn finish(&mut self, buffer: &mut Buffer<Self>, out: &mut [u8]) {
+        self.finish_tail(buffer.get_data(), out);
+        buffer.reset();
+    }
+
+    /// Pads `tail` (the message's last partial block) into a local pair of blocks (fixed-size
+    /// moves, no `memcpy` or `memset` calls) and compresses the one or two used with one
+    /// workspace, wiped once, as are the blocks. The state becomes the digest's, written to
+    /// `out` (the caller drops or resets the core next).
+    pub(crate) fn finish_tail(&mut self, tail: &[u8], out: &mut [u8]) {
         let block = <Algo<H> as Compression>::Block::LEN as u128;
-        let tail = buffer.get_data();
         let bit_len = self
             .blocks()
             .wrapping_mul(block)
@@ -136,12 +137,34 @@ impl<H: HashFunction> HashCore<H> {
         let mut padded = [<Algo<H> as Compression>::Block::ZERO; 2];
         let used = pad_into::<Algo<H>>(&mut padded, tail, bit_len);
         let mut w = <Algo<H> as Compression>::Workspace::default();
+        let kernel = self.kernel();
         // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
-        unsafe { self.kernel()(&mut self.state, &padded[..used], &mut w) };
+        unsafe { kernel(self.chunks.state_mut(), &padded[..used], &mut w) };
         w.wipe();
         wipe_blocks(&mut padded[..used]);
-        buffer.reset();
-        write_digest(self.state.as_ref(), out);
+        write_digest(self.chunks.state().as_ref(), out);
+    }
+
+    /// The number a streaming hasher keeps beside the state: its partial block's length.
+    #[inline(always)]
+    pub(crate) fn tail_len(&self) -> usize {
+        self.chunks.aux() as usize
+    }
+
+    /// Sets [`HashCore::tail_len`].
+    #[inline(always)]
+    pub(crate) fn set_tail_len(&mut self, len: usize) {
+        self.chunks.set_aux(len as u64);
+    }
+
+    /// Compresses whole blocks into the state and counts them, every chunk rewritten whole.
+    #[inline]
+    pub(crate) fn compress(&mut self, blocks: &[<Algo<H> as Compression>::Block]) {
+        let count = self.counted(blocks.len());
+        let kernel = self.kernel();
+        // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
+        unsafe { compress_and_wipe::<Algo<H>>(kernel, self.chunks.state_mut(), blocks) };
+        self.chunks.seal(count);
     }
 }
 
@@ -153,10 +176,10 @@ impl<H: HashFunction> Default for HashCore<H> {
 }
 
 impl<H: HashFunction> Clone for HashCore<H> {
+    #[inline]
     fn clone(&self) -> Self {
         Self {
-            state: self.state,
-            block_len: self.block_len,
+            chunks: self.chunks,
         }
     }
 }
@@ -178,10 +201,7 @@ impl<H: HashFunction> OutputSizeUser for HashCore<H> {
 impl<H: HashFunction> UpdateCore for HashCore<H> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.count_blocks(blocks.len());
-        let blocks = Algo::<H>::core_blocks(blocks);
-        // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.
-        unsafe { compress_and_wipe::<Algo<H>>(self.kernel(), &mut self.state, blocks) };
+        self.compress(Algo::<H>::core_blocks(blocks));
     }
 }
 
@@ -214,8 +234,7 @@ impl<H: HashFunction> fmt::Debug for HashCore<H> {
 
 impl<H: HashFunction> Drop for HashCore<H> {
     fn drop(&mut self) {
-        self.state.as_mut().zeroize();
-        self.block_len.zeroize();
+        self.chunks.wipe();
     }
 }
 
@@ -228,7 +247,7 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
     /// the algorithm's length field): the layout of `sha1`/`sha2` 0.11.
     fn serialize(&self) -> SerializedState<Self> {
         let mut out = SerializedState::<Self>::default();
-        let words = self.state.as_ref();
+        let words = self.chunks.state().as_ref();
         let word = <Algo<H> as Compression>::Word::BYTES;
         let (state_bytes, len_bytes) = out.split_at_mut(word * words.len());
         for (chunk, w) in state_bytes.chunks_exact_mut(word).zip(words) {
@@ -242,9 +261,9 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
     /// carries no variant). A block count no message can reach (2^56 blocks and more for
     /// SHA-1 and SHA-256, 2^120 for SHA-512: beyond the length field) is refused.
     fn deserialize(serialized: &SerializedState<Self>) -> Result<Self, DeserializeStateError> {
-        let mut core = Self::default();
+        let mut state = *H::IV;
         let word = <Algo<H> as Compression>::Word::BYTES;
-        let words = core.state.as_mut();
+        let words = state.as_mut();
         let (state_bytes, len_bytes) = serialized.split_at(word * words.len());
         if len_bytes.len() > 16 || state_bytes.len() != word * words.len() {
             return Err(DeserializeStateError);
@@ -258,7 +277,10 @@ impl<H: HashFunction> SerializableState for HashCore<H> {
         if blocks & !Self::COUNT_MASK != 0 {
             return Err(DeserializeStateError);
         }
-        core.block_len = BlockCounter::from_u128(blocks);
+        let core = Self {
+            chunks: Chunks::<H>::new(&state, blocks),
+        };
+        state.as_mut().zeroize();
         Ok(core)
     }
 }

@@ -14,7 +14,7 @@ use multisha_contract::{OutputSpec, State};
 ///
 /// `pub` but unnameable outside the crate (this module is private).
 #[allow(unreachable_pub)]
-pub trait Registered: Keyed {
+pub trait Registered: Keyed + crate::core_storage::Stored {
     /// A hash function of this compression function (its first output).
     #[doc(hidden)]
     type Main: HashFunction<Compression = Self>;

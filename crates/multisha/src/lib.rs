@@ -96,6 +96,7 @@ extern crate std;
 mod algorithms;
 mod batch;
 pub mod block_api;
+mod core_storage;
 mod dispatch;
 pub mod engine;
 mod hash_function;
@@ -104,6 +105,7 @@ mod kdf;
 mod oneshot;
 mod pbkdf2;
 mod registry;
+mod streaming;
 #[cfg(test)]
 mod tests;
 
