@@ -21,21 +21,14 @@ mod sealed {
     impl Sealed for [u64; 2] {}
 }
 
-/// Writes `lo` then `hi` (little-endian) at `dst` with one 16-byte store.
+/// Writes `lo` then `hi` (little-endian) at `dst` with one 16-byte store where [`VECTOR`]
+/// (elsewhere nothing: not called).
 ///
 /// # Safety
 /// `dst` is valid for 16 bytes of writes (no alignment needed).
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(
-        target_arch = "aarch64",
-        target_feature = "neon",
-        target_endian = "little"
-    )
-))]
 #[inline(always)]
 unsafe fn store16(dst: *mut u8, lo: u64, hi: u64) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
         // SAFETY: the build enables SSE2.
@@ -50,7 +43,11 @@ unsafe fn store16(dst: *mut u8, lo: u64, hi: u64) {
         // is unaligned.
         unsafe { _mm_storeu_si128(dst.cast(), v) };
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    ))]
     {
         use core::arch::aarch64::{vcombine_u64, vcreate_u64, vreinterpretq_u8_u64, vst1q_u8};
         // SAFETY: the build enables NEON; the caller gives 16 writable bytes.
@@ -61,6 +58,7 @@ unsafe fn store16(dst: *mut u8, lo: u64, hi: u64) {
             )
         };
     }
+    let _ = (dst, lo, hi);
 }
 
 /// Whether [`store16`] exists on this target (else the chunks take two 8-byte stores).
@@ -81,19 +79,9 @@ macro_rules! chunk {
             #[inline(always)]
             fn store(&mut self, lo: u64, hi: u64) {
                 if VECTOR {
-                    #[cfg(any(
-                        all(target_arch = "x86_64", target_feature = "sse2"),
-                        all(
-                            target_arch = "aarch64",
-                            target_feature = "neon",
-                            target_endian = "little"
-                        )
-                    ))]
                     // SAFETY: `self` is 16 writable bytes; on a little-endian target the
                     // vector's bytes are the portable form's.
-                    unsafe {
-                        store16(self.as_mut_ptr().cast(), lo, hi)
-                    };
+                    unsafe { store16(self.as_mut_ptr().cast(), lo, hi) };
                 } else {
                     store_portable(self, lo, hi);
                 }
