@@ -4,9 +4,12 @@
 //! straddles values stored separately just before (the kernel's store of SHA-1's `e` and the
 //! block count's, a buffer's position byte and its data) waits for those stores to reach the
 //! cache, and nothing after it runs until then: new/update/finalize of 16 bytes took 1.6 times
-//! the one-shot function on an Intel Xeon. So after each compression every chunk is rewritten
-//! by one store ([`Storage::seal`]), its words read one by one (each load within one store of
-//! the kernel, whatever their width).
+//! the one-shot function on an Intel Xeon. So every chunk is written whole: a new storage by
+//! one store a chunk; after each compression the chunk the count shares with the state's last
+//! words ([`Storage::seal`]: SHA-1's `e`, read as a word, within the kernel's store of it),
+//! the state's whole chunks being the kernels' own 16-byte stores (SHA-NI; a kernel that
+//! stores word by word leaves those chunks to stall the move, as before); the holder's number
+//! in a chunk of its own.
 
 use multisha_contract::{
     Chunk, Compression, Sha1Compression, Sha256Compression, Sha512Compression, State,
@@ -40,7 +43,7 @@ pub trait Storage<A: Compression>: Copy + Send + Sync + 'static {
     /// kernels write the state's whole chunks with 16-byte stores).
     fn seal(&mut self, count: u128);
     /// A number its holder keeps beside the state (a streaming hasher: its partial block's
-    /// length), in a chunk the state and count leave room in; zero in a new storage.
+    /// length), in the last chunk, alone; zero in a new storage.
     fn aux(&self) -> u64;
     /// Sets [`Storage::aux`], its chunk rewritten whole.
     fn set_aux(&mut self, aux: u64);
