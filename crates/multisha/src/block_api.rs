@@ -24,11 +24,12 @@ use multisha_contract::{
     BlockBytes, BlockCounter, Compression, Kernel, KernelFn, Word, WorkspaceBuffer,
     compress_and_wipe, pad_into, wipe_blocks, write_digest,
 };
-
-type Chunks<H> = <Algo<H> as Stored>::Storage;
 use zeroize::Zeroize;
 
 type Algo<H> = <H as HashFunction>::Compression;
+
+/// The chunks holding a core's state and count.
+type Chunks<H> = <Algo<H> as Stored>::Storage;
 
 type Counter<H> = <Algo<H> as Compression>::Counter;
 
@@ -84,7 +85,7 @@ impl<H: HashFunction> HashCore<H> {
         self.chunks.count() & Self::COUNT_MASK
     }
 
-    /// The count with `n` more blocks. The count wraps below the pin: a carry into it would switch
+    /// The count with `n` more blocks. It wraps below the pin: a carry into it would switch
     /// the core to another variant, perhaps one this CPU cannot run (a restored state may
     /// count up to the pin). Wrapping there is what the length field does anyway: 2^56 blocks
     /// are 2^65 bits, 0 modulo SHA-256's 64-bit field (2^120 blocks of SHA-512, 2^130 bits,
@@ -157,7 +158,8 @@ impl<H: HashFunction> HashCore<H> {
         self.chunks.set_aux(len as u64);
     }
 
-    /// Compresses whole blocks into the state and counts them, every chunk rewritten whole.
+    /// Compresses whole blocks into the state and counts them ([`Storage::seal`] rewrites the
+    /// count's chunk whole).
     #[inline]
     pub(crate) fn compress(&mut self, blocks: &[<Algo<H> as Compression>::Block]) {
         let count = self.counted(blocks.len());
