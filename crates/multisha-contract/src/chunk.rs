@@ -83,7 +83,7 @@ macro_rules! chunk {
                     // vector's bytes are the portable form's.
                     unsafe { store16(self.as_mut_ptr().cast(), lo, hi) };
                 } else {
-                    store_portable(self, lo, hi);
+                    self.store_portable(lo, hi);
                 }
             }
             #[inline(always)]
@@ -107,11 +107,6 @@ macro_rules! chunk {
 /// store on every target).
 trait Portable {
     fn store_portable(&mut self, lo: u64, hi: u64);
-}
-
-#[inline(always)]
-fn store_portable<T: Portable>(chunk: &mut T, lo: u64, hi: u64) {
-    chunk.store_portable(lo, hi);
 }
 
 chunk!(

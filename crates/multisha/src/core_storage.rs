@@ -116,26 +116,19 @@ macro_rules! storage {
             const EMPTY_TAIL: Self::Tail = [[0; 2]; $tail];
         }
 
-        impl $name {
-            /// Every chunk by one store, from `state`, `count` and `aux` in registers.
-            #[inline(always)]
-            fn write(&mut self, state: &[$w; $s], count: u128, aux: u64) {
-                let mut words = [0 as $w; $m * $k];
-                words[..$s].copy_from_slice(state);
-                words[$c..$c + 2].copy_from_slice(&<$w>::split(count));
-                words[$a..$a + 2].copy_from_slice(&<$w>::split(u128::from(aux)));
-                for (chunk, words) in self.0.iter_mut().zip(words.chunks_exact($m)) {
-                    let (lo, hi) = <$w>::halves(words);
-                    chunk.store(lo, hi);
-                }
-            }
-        }
-
         impl Storage<$alg> for $name {
             #[inline(always)]
             fn new(state: &[$w; $s], count: u128) -> Self {
+                // Every word in registers (the holder's number zero), then each chunk by one
+                // store.
+                let mut words = [0 as $w; $m * $k];
+                words[..$s].copy_from_slice(state);
+                words[$c..$c + 2].copy_from_slice(&<$w>::split(count));
                 let mut storage = Self([[0; $m]; $k]);
-                storage.write(state, count, 0);
+                for (chunk, words) in storage.0.iter_mut().zip(words.chunks_exact($m)) {
+                    let (lo, hi) = <$w>::halves(words);
+                    chunk.store(lo, hi);
+                }
                 storage
             }
 
