@@ -701,3 +701,111 @@ fn plans_of_random_cost_tables_give_rustcrypto_digests() {
     cases::<crate::Sha256>(0xc0576);
     cases::<crate::Sha512>(0xc0577);
 }
+
+/// A plan that runs most of a batch on a lane kernel and the rest one by one, run through the
+/// executor on the CPU's real kernels, wipes every workspace it used: each one-by-one stage's
+/// one-shot workspace once as the stage ends, then the lane buffers (which held data) and the
+/// lane workspace (filled by a kernel that keeps its schedule there), all zero after.
+/// The plan comes from a cost table that makes it (each lane kernel in turn cheap, one
+/// message more than it has lanes, the last run alone at less than a group of one costs),
+/// not from the costs measured here: on a busy machine those may put every shape one by one,
+/// and the dispatched test (`tests/wipe.rs`) then sees only that path. SHA-1, SHA-256 and
+/// SHA-512, every lane kernel the CPU runs; digests against RustCrypto.
+#[test]
+fn a_plan_of_lanes_and_one_by_one_wipes_every_workspace() {
+    use crate::registry::Schedule;
+    use multisha_contract::wipe_observer::take;
+    use multisha_contract::{BlockBytes, Compression, Cost};
+    use multisha_plan::shape::Shape;
+    use multisha_plan::{Costs, Runner};
+
+    fn cases<H: HashFunction>()
+    where
+        H::Compression: Reference,
+    {
+        let block_len = <multisha_contract::Block<H::Compression> as BlockBytes>::LEN;
+        let length_bytes = <H::Compression as Compression>::LENGTH_BYTES;
+        let ladder = crate::dispatch::ladder::<H::Compression>();
+        let single = crate::batch::OneByOneKernel::<H::Compression>::installed();
+        let single_variant = crate::dispatch::single_variant::<H::Compression>();
+        let data = harness::TestRng::new(0x5eed_0024).bytes(33 * 61 + 20 * 128);
+        for k in 0..ladder.len() {
+            let lanes = ladder.kernel(k).lanes;
+            // A block on kernel `k` takes one and a half single blocks for all its lanes; the
+            // others cost far more. A full group pays, a group of one does not.
+            let mut costs = Costs::single_only(Cost::new(0.0, 0.0, 100.0));
+            for j in 0..ladder.len() {
+                let step = if j == k { 150.0 } else { 1.0e6 };
+                costs.push(ladder.kernel(j).lanes, Cost::new(0.0, 0.0, step));
+            }
+            // Too short for the lanes to rotate among the last messages (`rotates`).
+            let count = lanes + 1;
+            let len = 19 * block_len + 7;
+            let messages: std::vec::Vec<&[u8]> =
+                (0..count).map(|i| &data[i * 61..][..len]).collect();
+            let shape = Shape::new(count, |_| len, block_len, length_bytes);
+            let plan = multisha_plan::plan_ragged(&costs, &shape, |_| len, block_len, length_bytes);
+            let variant = ladder.variant(k);
+            let what = format!("{} on {variant}: {plan}", H::OUTPUT.name);
+            let one_by_one = plan
+                .stages()
+                .filter(|s| s.runner == Runner::OneByOne)
+                .count();
+            assert!(
+                one_by_one > 0 && plan.stages().any(|s| s.runner == Runner::Lanes(k)),
+                "{what}: not a plan of lanes and one by one"
+            );
+            let mut digests = std::vec![H::ZERO; count];
+            take();
+            // SAFETY: the ladder's kernels and the single-message kernel come from the
+            // dispatcher, which checked that the CPU runs them.
+            unsafe {
+                crate::batch::executor::execute::<H, _, _>(
+                    &plan,
+                    &ladder,
+                    single,
+                    &messages[..],
+                    &mut digests[..],
+                )
+            };
+            let records = take();
+            for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
+                assert_eq!(
+                    digest.as_ref(),
+                    H::Compression::digest(H::OUTPUT.id, message).as_slice(),
+                    "{what}: message {i}"
+                );
+            }
+            assert_eq!(records.len(), one_by_one + 2, "{what}: {records:?}");
+            for record in &records[..one_by_one] {
+                assert!(record.zero_after, "{what}: one-shot workspace {record:?}");
+                let used = single_variant.schedule() == Schedule::Workspace;
+                assert_eq!(
+                    (record.touched, record.had_data),
+                    (used, used),
+                    "{what}: one-shot workspace of {single_variant}: {record:?}"
+                );
+            }
+            let (buffers, workspace) = (records[one_by_one], records[one_by_one + 1]);
+            assert!(
+                buffers.touched && buffers.had_data && buffers.zero_after,
+                "{what}: lane buffers {buffers:?}"
+            );
+            // A kernel with its schedule there filled it; others may keep states there
+            // (SHA-1 `shani-x2`), and the wipe covers those too.
+            assert!(workspace.zero_after, "{what}: lane workspace {workspace:?}");
+            if variant.schedule() == Schedule::LaneWorkspace {
+                assert!(
+                    workspace.touched && workspace.had_data,
+                    "{what}: lane workspace {workspace:?}"
+                );
+            }
+        }
+    }
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    cases::<crate::Sha1>();
+    cases::<crate::Sha256>();
+    cases::<crate::Sha512>();
+}

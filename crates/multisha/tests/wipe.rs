@@ -162,8 +162,11 @@ fn batch_wipes<H: multisha::HashFunction>() {
 /// one-by-one stage (`sha256_many` of 17 messages of 4 KiB: 16 on a 16-lane kernel, the last
 /// one alone, on a CPU with AVX-512), or, where it never splits one, a batch all on the lanes:
 /// each one-by-one stage wipes its one-shot workspace once, then the lane buffers and the lane
-/// workspace are wiped once, at the end. Messages of equal length differ, and every digest is
-/// RustCrypto's.
+/// workspace are wiped once, at the end. Where the costs measured here put every shape one by
+/// one (a busy machine can price the lanes so), that plan runs and its one wipe is checked:
+/// the wipes of a split plan are checked apart from the measured costs, by the library's unit
+/// test `a_plan_of_lanes_and_one_by_one_wipes_every_workspace`. Messages of equal length
+/// differ, and every digest is RustCrypto's.
 #[test]
 fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
     let _one_at_a_time = one_at_a_time();
@@ -187,10 +190,6 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
         (Algorithm::Sha256, sha256, reference_sha256),
     ];
     for (algorithm, run, reference) in cases {
-        let lane_kernels = algorithm
-            .variants()
-            .iter()
-            .any(|v| v.is_available() && v.interface() == Interface::Many && v.lanes() > 1);
         // A shape with both kinds of stage: one more message than some kernel has lanes.
         let shapes = [17, 9, 5, 3, 33, 18, 10, 6, 2, 4]
             .into_iter()
@@ -202,48 +201,29 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
                 .stages()
                 .any(|s| (s.lanes > 1) == lanes)
         };
+        // Measured first, so that the batch run below cannot be the one that measures and
+        // plans again: it runs the plan looked at here.
+        multisha::engine::calibrate(algorithm);
         let mixed = shapes
             .clone()
             .find(|lengths| has(lengths, true) && has(lengths, false));
         // Where the planner never mixes (with two-lane kernels cheaper per block than one by
         // one, as under `MULTISHA_CPU=-avx512f` here, odd counts stay on the lanes), a batch
         // all on the lanes still runs through the dispatched path and its wipes are checked.
-        // The declared estimates may put every shape one by one where the lanes measure
-        // faster (two SHA-NI lanes here); a program with batch work would have measured.
-        let on_lanes = || {
-            shapes
-                .clone()
-                .find(|lengths| has(lengths, true))
-                .or_else(|| {
-                    multisha::engine::calibrate(algorithm);
-                    shapes.clone().find(|lengths| has(lengths, true))
-                })
-        };
         // (A variant pinned through the environment, CI's runs per forced variant, runs every
         // batch alone: `batch_calls_wipe_once` checks each that way.)
-        let pinned = batch_plan(algorithm, &[4096; 17]).pinned;
-        let Some(lengths) = mixed.or_else(|| {
-            if pinned {
-                return None;
-            }
-            eprintln!("{algorithm}: no shape mixes lanes and one by one; lanes alone checked");
-            on_lanes()
-        }) else {
-            // Only where no plan has lanes: a variant pinned through the environment runs the
-            // whole batch (CI's runs per forced variant), or this CPU has no lane kernel.
-            // Under an emulator (the AArch64 cross-test) the measured costs are the
-            // emulator's, which may favour one by one for every shape: said, not failed.
-            let emulated = std::env::var_os("MULTISHA_TEST_RUNNER").is_some_and(|r| !r.is_empty());
-            if emulated && !pinned && lane_kernels {
-                eprintln!("{algorithm}: no shape planned with lanes under the emulator");
-                continue;
-            }
-            assert!(
-                pinned || !lane_kernels,
-                "{algorithm}: no batch shape planned with lanes"
-            );
-            continue;
-        };
+        let lengths = mixed
+            .or_else(|| {
+                eprintln!("{algorithm}: no shape mixes lanes and one by one; lanes alone checked");
+                shapes.clone().find(|lengths| has(lengths, true))
+            })
+            .unwrap_or_else(|| {
+                eprintln!(
+                    "{algorithm}: every shape planned one by one (a pinned variant, no lane \
+                     kernel, or costs measured so); that path checked"
+                );
+                vec![4096; 17]
+            });
         let data = multisha_contract::harness::TestRng::new(0x5eed_0023).bytes(17 * 16384);
         let messages: Vec<&[u8]> = lengths
             .iter()
@@ -267,8 +247,13 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
             );
         }
         // The one-shot workspace of each one-by-one stage as it ends, then the lanes' at the
-        // end.
-        assert_eq!(records.len(), one_by_one + 2, "{plan}: {records:?}");
+        // end (where the plan has lanes).
+        let lanes = plan.stages().any(|s| s.lanes > 1);
+        assert_eq!(
+            records.len(),
+            one_by_one + if lanes { 2 } else { 0 },
+            "{plan}: {records:?}"
+        );
         if let Some(single) = single {
             check(
                 &records[..one_by_one],
@@ -277,6 +262,9 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
                 &format!("{plan}"),
             );
         }
+        if !lanes {
+            continue;
+        }
         let (buffers, workspace) = (records[one_by_one], records[one_by_one + 1]);
         assert!(
             buffers.touched && buffers.had_data && buffers.zero_after,
@@ -284,12 +272,13 @@ fn dispatched_batches_of_lanes_and_one_by_one_wipe_all_workspaces() {
         );
         assert!(workspace.zero_after, "{plan}: {workspace:?}");
         // A lane kernel with its schedule in the lane workspace filled it, and the wipe saw
-        // that; the others never asked for it.
-        assert_eq!(
-            (workspace.touched, workspace.had_data),
-            (lane_workspace, lane_workspace),
-            "{plan}: {workspace:?}"
-        );
+        // that (others may keep states there: SHA-1 `shani-x2`).
+        if lane_workspace {
+            assert!(
+                workspace.touched && workspace.had_data,
+                "{plan}: {workspace:?}"
+            );
+        }
     }
 }
 
