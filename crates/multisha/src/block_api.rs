@@ -155,7 +155,15 @@ impl<H: HashFunction> HashCore<H> {
     /// Sets [`HashCore::tail_len`].
     #[inline(always)]
     pub(crate) fn set_tail_len(&mut self, len: usize) {
-        self.chunks.set_aux(len as u64);
+        self.chunks.set_aux(len as u32);
+    }
+
+    /// Adds `n` to [`HashCore::tail_len`] (bytes appended to a partial block that stays
+    /// partial): the length's chunk loaded, added to and stored as one, so that a message fed
+    /// a few bytes a call waits on one forwarded load and an add per call.
+    #[inline(always)]
+    pub(crate) fn grow_tail(&mut self, n: usize) {
+        self.chunks.add_aux(n as u32);
     }
 
     /// Compresses whole blocks into the state and counts them ([`Storage::seal`] rewrites the

@@ -43,10 +43,16 @@ pub trait Storage<A: Compression>: Copy + Send + Sync + 'static {
     /// kernels write the state's whole chunks with 16-byte stores).
     fn seal(&mut self, count: u128);
     /// A number its holder keeps beside the state (a streaming hasher: its partial block's
-    /// length), in the last chunk, alone; zero in a new storage.
-    fn aux(&self) -> u64;
+    /// length), in the last chunk, alone; zero in a new storage. Read with one load of its
+    /// first word: read as two 4-byte loads of a chunk written by a 16-byte store, the second
+    /// was not forwarded (a message fed a byte a call took 1.15-1.2 times as long).
+    fn aux(&self) -> u32;
     /// Sets [`Storage::aux`], its chunk rewritten whole.
-    fn set_aux(&mut self, aux: u64);
+    fn set_aux(&mut self, aux: u32);
+    /// Adds `n` to [`Storage::aux`], its chunk read and rewritten whole ([`Chunk::add_low`]:
+    /// the short chain from one call to the next); the sum stays below 2^32 (the holder's
+    /// part).
+    fn add_aux(&mut self, n: u32);
     /// Zeroes every chunk in a way the optimiser keeps.
     fn wipe(&mut self);
 }
@@ -172,16 +178,21 @@ macro_rules! storage {
             }
 
             #[inline(always)]
-            fn aux(&self) -> u64 {
-                let words = self.0.as_flattened();
-                <$w>::join([words[$a], words[$a + 1]]) as u64
+            fn aux(&self) -> u32 {
+                // (A 64-bit word: its low half, little-endian or not.)
+                self.0.as_flattened()[$a] as u32
             }
 
             #[inline(always)]
-            fn set_aux(&mut self, aux: u64) {
+            fn set_aux(&mut self, aux: u32) {
                 // Its chunk holds nothing else: one store, nothing read.
                 const { assert!($a % $m == 0 && $a / $m == $k - 1, "aux has the last chunk") };
-                self.0[$k - 1].store(aux, 0);
+                self.0[$k - 1].store(u64::from(aux), 0);
+            }
+
+            #[inline(always)]
+            fn add_aux(&mut self, n: u32) {
+                self.0[$k - 1].add_low(u64::from(n));
             }
 
             #[inline]
@@ -232,6 +243,11 @@ mod tests {
             assert_eq!(
                 (storage.state(), storage.count(), storage.aux()),
                 (&state, count ^ 1, 5)
+            );
+            storage.add_aux(58);
+            assert_eq!(
+                (storage.state(), storage.count(), storage.aux()),
+                (&state, count ^ 1, 63)
             );
             storage.wipe();
             assert_eq!(storage.count(), 0);
