@@ -607,6 +607,35 @@ fn a_remembered_shape_is_described_with_its_prediction() {
     }
 }
 
+/// Runs `plan` for `messages` through the executor on the dispatcher's lane kernels and
+/// single-message kernel, and checks every digest against RustCrypto's (`what` names the case).
+fn execute_and_check<H: HashFunction>(plan: &multisha_plan::Plan, messages: &[&[u8]], what: &str)
+where
+    H::Compression: Reference,
+{
+    let ladder = crate::dispatch::ladder::<H::Compression>();
+    let single = crate::batch::OneByOneKernel::<H::Compression>::installed();
+    let mut digests = std::vec![H::ZERO; messages.len()];
+    // SAFETY: the ladder's kernels and the single-message kernel come from the dispatcher,
+    // which checked that the CPU runs them.
+    unsafe {
+        crate::batch::executor::execute::<H, _, _>(
+            plan,
+            &ladder,
+            single,
+            messages,
+            &mut digests[..],
+        )
+    };
+    for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
+        assert_eq!(
+            digest.as_ref(),
+            H::Compression::digest(H::OUTPUT.id, message).as_slice(),
+            "{what}: message {i}"
+        );
+    }
+}
+
 /// The planner's plans for random cost tables, run through the executor on the CPU's real
 /// kernels, give RustCrypto's digests: plans no measured table happens to produce (odd stage
 /// splits, lanes the costs favour wildly or shun) run right too, not only the planner's
@@ -629,7 +658,6 @@ fn plans_of_random_cost_tables_give_rustcrypto_digests() {
             .collect();
         let mut rng = harness::TestRng::new(seed);
         let ladder = crate::dispatch::ladder::<H::Compression>();
-        let single = crate::batch::OneByOneKernel::<H::Compression>::installed();
         let cost = |rng: &mut harness::TestRng, setup: usize| {
             Cost::new(
                 rng.below(setup + 1) as f32,
@@ -667,26 +695,11 @@ fn plans_of_random_cost_tables_give_rustcrypto_digests() {
             } else {
                 one_by_one += 1;
             }
-            let mut digests = std::vec![H::ZERO; count];
-            // SAFETY: the ladder's kernels and the single-message kernel come from the
-            // dispatcher, which checked that the CPU runs them.
-            unsafe {
-                crate::batch::executor::execute::<H, _, _>(
-                    &plan,
-                    &ladder,
-                    single,
-                    &messages[..],
-                    &mut digests[..],
-                )
-            };
-            for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
-                assert_eq!(
-                    digest.as_ref(),
-                    H::Compression::digest(H::OUTPUT.id, message).as_slice(),
-                    "{}: plan {plan} of {costs:?}, message {i} of {lens:?}",
-                    H::OUTPUT.name,
-                );
-            }
+            execute_and_check::<H>(
+                &plan,
+                &messages,
+                &format!("{}: plan {plan} of {costs:?}, {lens:?}", H::OUTPUT.name),
+            );
         }
         assert!(
             one_by_one > 0,
@@ -726,7 +739,6 @@ fn a_plan_of_lanes_and_one_by_one_wipes_every_workspace() {
         let block_len = <multisha_contract::Block<H::Compression> as BlockBytes>::LEN;
         let length_bytes = <H::Compression as Compression>::LENGTH_BYTES;
         let ladder = crate::dispatch::ladder::<H::Compression>();
-        let single = crate::batch::OneByOneKernel::<H::Compression>::installed();
         let single_variant = crate::dispatch::single_variant::<H::Compression>();
         let data = harness::TestRng::new(0x5eed_0024).bytes(33 * 61 + 20 * 128);
         for k in 0..ladder.len() {
@@ -755,27 +767,9 @@ fn a_plan_of_lanes_and_one_by_one_wipes_every_workspace() {
                 one_by_one > 0 && plan.stages().any(|s| s.runner == Runner::Lanes(k)),
                 "{what}: not a plan of lanes and one by one"
             );
-            let mut digests = std::vec![H::ZERO; count];
             take();
-            // SAFETY: the ladder's kernels and the single-message kernel come from the
-            // dispatcher, which checked that the CPU runs them.
-            unsafe {
-                crate::batch::executor::execute::<H, _, _>(
-                    &plan,
-                    &ladder,
-                    single,
-                    &messages[..],
-                    &mut digests[..],
-                )
-            };
+            execute_and_check::<H>(&plan, &messages, &what);
             let records = take();
-            for (i, (message, digest)) in messages.iter().zip(&digests).enumerate() {
-                assert_eq!(
-                    digest.as_ref(),
-                    H::Compression::digest(H::OUTPUT.id, message).as_slice(),
-                    "{what}: message {i}"
-                );
-            }
             assert_eq!(records.len(), one_by_one + 2, "{what}: {records:?}");
             for record in &records[..one_by_one] {
                 assert!(record.zero_after, "{what}: one-shot workspace {record:?}");
