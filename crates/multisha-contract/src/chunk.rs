@@ -27,24 +27,6 @@ mod sealed {
     impl Sealed for [u64; 2] {}
 }
 
-/// Stores `v` at `dst` as one 16-byte store, whatever LLVM sees `v` made of: a vector built
-/// from two general-purpose registers it stores as two 8-byte stores, and an add to the low
-/// lane it could narrow to an 8-byte one; a 16-byte load of the chunk waits on either.
-///
-/// # Safety
-/// `dst` is valid for 16 bytes of writes (no alignment needed).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-unsafe fn store_whole(dst: *mut u8, mut v: core::arch::x86_64::__m128i) {
-    // SAFETY: an empty assembly block that leaves the register as it is (hides where `v` came
-    // from).
-    unsafe {
-        core::arch::asm!("/* {v} */", v = inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags))
-    };
-    // SAFETY: the build enables SSE2; the caller gives 16 writable bytes (unaligned store).
-    unsafe { core::arch::x86_64::_mm_storeu_si128(dst.cast(), v) };
-}
-
 /// Writes `lo` then `hi` (little-endian) at `dst` with one 16-byte store where [`VECTOR`]
 /// (elsewhere nothing: not called).
 ///
@@ -54,11 +36,18 @@ unsafe fn store_whole(dst: *mut u8, mut v: core::arch::x86_64::__m128i) {
 unsafe fn store16(dst: *mut u8, lo: u64, hi: u64) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        use core::arch::x86_64::_mm_set_epi64x;
+        use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
         // SAFETY: the build enables SSE2.
-        let v = unsafe { _mm_set_epi64x(hi as i64, lo as i64) };
-        // SAFETY: the caller gives 16 writable bytes.
-        unsafe { store_whole(dst, v) };
+        let mut v = unsafe { _mm_set_epi64x(hi as i64, lo as i64) };
+        // LLVM stores a vector it sees built from two general-purpose registers as two 8-byte
+        // stores, which a 16-byte load of the chunk waits on: hide where the vector came from.
+        // SAFETY: an empty assembly block that leaves the register as it is.
+        unsafe {
+            core::arch::asm!("/* {v} */", v = inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags))
+        };
+        // SAFETY: the build enables SSE2; the caller gives 16 writable bytes, and the store
+        // is unaligned.
+        unsafe { _mm_storeu_si128(dst.cast(), v) };
     }
     #[cfg(all(
         target_arch = "aarch64",
@@ -87,11 +76,20 @@ unsafe fn store16(dst: *mut u8, lo: u64, hi: u64) {
 unsafe fn add_low16(dst: *mut u8, n: u64) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        use core::arch::x86_64::{_mm_add_epi64, _mm_cvtsi64_si128, _mm_loadu_si128};
+        use core::arch::x86_64::{
+            _mm_add_epi64, _mm_cvtsi64_si128, _mm_loadu_si128, _mm_storeu_si128,
+        };
         // SAFETY: the build enables SSE2; the caller gives 16 readable bytes (unaligned load).
-        let v = unsafe { _mm_add_epi64(_mm_loadu_si128(dst.cast()), _mm_cvtsi64_si128(n as i64)) };
-        // SAFETY: the caller gives 16 writable bytes.
-        unsafe { store_whole(dst, v) };
+        let mut v =
+            unsafe { _mm_add_epi64(_mm_loadu_si128(dst.cast()), _mm_cvtsi64_si128(n as i64)) };
+        // As in `store16`: LLVM could narrow the add to the low eight bytes (an 8-byte store,
+        // which a 16-byte load of the chunk waits on).
+        // SAFETY: an empty assembly block that leaves the register as it is.
+        unsafe {
+            core::arch::asm!("/* {v} */", v = inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags))
+        };
+        // SAFETY: the build enables SSE2; the caller gives 16 writable bytes (unaligned store).
+        unsafe { _mm_storeu_si128(dst.cast(), v) };
     }
     #[cfg(all(
         target_arch = "aarch64",
