@@ -32,7 +32,7 @@
 //! plans its SHA-1 batches on two streams. Where two plans are that close, either can be the
 //! slower a moment later; [`LANES_MARGIN`] keeps lanes from winning on a predicted gain
 //! smaller than the model's error, and [`WIDER_MARGIN`] keeps a wider lane kernel from
-//! winning so over a narrower one.
+//! winning so over a narrower one ([`WIDEST_MARGIN`] from 16 lanes to 32).
 //!
 //! # The search
 //! See [`search`] for the candidates and the predictions, and [`PLANNING_SHARE`] for the
@@ -57,7 +57,7 @@ pub use plan::{MAX_STAGES, Plan, Runner, Stage};
 #[cfg(feature = "std")]
 pub use search::every_plan_shape;
 pub use search::{
-    LANES_MARGIN, PLANNING_SHARE, WIDER_MARGIN, all_on_lanes_time, estimate, one_by_one_wins, plan,
-    plan_for, plan_ragged, ragged_steps, unsearched,
+    LANES_MARGIN, PLANNING_SHARE, WIDER_MARGIN, WIDEST_MARGIN, all_on_lanes_time, estimate,
+    one_by_one_wins, plan, plan_for, plan_ragged, ragged_steps, unsearched,
 };
 pub use shape::{Shape, Tail};
