@@ -64,28 +64,19 @@ where
 macro_rules! short_paths {
     ($($name:literal: $ours:ty, $theirs:ty;)*) => {
         vec![$(
-            ShortPath {
-                function: $name,
-                algorithm: <$ours as HashFunction>::algorithm(),
-                path: "new/update/finalize",
-                ours: Box::new(digest_path::<$ours>),
-                theirs: Box::new(digest_path::<$theirs>),
-            },
-            ShortPath {
-                function: $name,
-                algorithm: <$ours as HashFunction>::algorithm(),
-                path: "update 7 bytes a call",
-                ours: Box::new(pieces_path::<$ours>),
-                theirs: Box::new(pieces_path::<$theirs>),
-            },
-            ShortPath {
-                function: $name,
-                algorithm: <$ours as HashFunction>::algorithm(),
-                path: "HMAC, 32-byte key",
-                ours: Box::new(hmac_path::<$ours>),
-                theirs: Box::new(hmac_path::<$theirs>),
-            },
+            short_paths!(@path $name, $ours, $theirs, "new/update/finalize", digest_path),
+            short_paths!(@path $name, $ours, $theirs, "update 7 bytes a call", pieces_path),
+            short_paths!(@path $name, $ours, $theirs, "HMAC, 32-byte key", hmac_path),
         )*]
+    };
+    (@path $name:literal, $ours:ty, $theirs:ty, $path:literal, $run:ident) => {
+        ShortPath {
+            function: $name,
+            algorithm: <$ours as HashFunction>::algorithm(),
+            path: $path,
+            ours: Box::new($run::<$ours>),
+            theirs: Box::new($run::<$theirs>),
+        }
     };
 }
 
