@@ -10,7 +10,8 @@
 //! for a while does, so the median is what a program meets typically, the worst what it
 //! meets in an unlucky one. Each algorithm's summary line gives the worst regret and the
 //! worst against a loop of one-shot calls, the cells over each goal (1.05 and 1.03) and the
-//! geometric means.
+//! geometric means, and the worst against the same plan pinned (what planning and dispatch
+//! cost, on the cells whose plan runs on one kernel; goal 1.03).
 
 use multisha::engine::{Algorithm, calibrate};
 use multisha_benches::timing::Stat;
@@ -36,7 +37,8 @@ fn main() {
         return across_processes(&args, processes);
     }
     let quick = args.iter().any(|a| a == "--quick");
-    // One line per cell, for `--processes`: `algorithm \t shape \t regret \t vs 1x1 \t plan`.
+    // One line per cell, for `--processes`:
+    // `algorithm \t shape \t regret \t vs 1x1 \t vs the plan pinned (or -) \t plan`.
     let cells = args.iter().any(|a| a == "--cells");
     let rounds = count_after(&args, "--rounds").unwrap_or(if quick { 15 } else { 25 });
     let named: Vec<&String> = args
@@ -64,11 +66,13 @@ fn main() {
         if cells {
             for row in &rows {
                 println!(
-                    "{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}",
                     algorithm,
                     row.label,
                     row.regret(),
                     row.against_one_by_one(),
+                    row.against_pinned()
+                        .map_or("-".to_string(), |r| r.to_string()),
                     row.plan
                 );
             }
@@ -76,24 +80,31 @@ fn main() {
         }
         println!("{costs}");
         println!(
-            "{:<20} {:>11} {:>11} {:<12} {:>7} {:>7}  plan",
-            "shape", "dispatched", "best", "(which)", "regret", "vs loop"
+            "{:<20} {:>11} {:>11} {:<12} {:>7} {:>7} {:>7}  plan",
+            "shape", "dispatched", "best", "(which)", "regret", "vs loop", "vs pin"
         );
         for row in &rows {
             println!(
-                "{:<20} {:>9.0}ns {:>9.0}ns {:<12} {:>7.3} {:>7.3}  {}",
+                "{:<20} {:>9.0}ns {:>9.0}ns {:<12} {:>7.3} {:>7.3} {:>7}  {}",
                 row.label,
                 row.dispatched,
                 row.best.1,
                 row.best.0,
                 row.regret(),
                 row.against_one_by_one(),
+                row.against_pinned()
+                    .map_or("-".to_string(), |r| format!("{r:.3}")),
                 row.plan
             );
         }
-        let cells: Vec<(&str, f64, f64)> = rows
+        let cells: Vec<Ratios> = rows
             .iter()
-            .map(|r| (r.label.as_str(), r.regret(), r.against_one_by_one()))
+            .map(|r| Ratios {
+                label: &r.label,
+                regret: r.regret(),
+                against_loop: r.against_one_by_one(),
+                against_pinned: r.against_pinned(),
+            })
             .collect();
         println!("{}\n", summary(&algorithm.to_string(), &cells));
     }
@@ -103,39 +114,62 @@ fn main() {
 const REGRET_GOAL: f64 = 1.05;
 /// The loop goal: the dispatched call at most this many times a loop of one-shot calls.
 const LOOP_GOAL: f64 = 1.03;
+/// The planning goal: the dispatched call at most this many times the same plan pinned
+/// (planning and dispatch at most 3% of the call).
+const PINNED_GOAL: f64 = 1.03;
 
-/// One algorithm's grid in a line: the worst regret and the worst against the loop of
-/// one-shot calls, with their shapes, how many cells miss each goal, and the geometric means,
-/// from `(label, regret, against the loop)` per cell.
-fn summary(algorithm: &str, cells: &[(&str, f64, f64)]) -> String {
-    let worst = |pick: fn(&(&str, f64, f64)) -> f64| {
+/// One cell's ratios.
+struct Ratios<'a> {
+    label: &'a str,
+    regret: f64,
+    against_loop: f64,
+    /// Against the same plan pinned, where the plan runs on one kernel.
+    against_pinned: Option<f64>,
+}
+
+/// One algorithm's grid in a line: the worst regret, the worst against the loop of one-shot
+/// calls and the worst against the same plan pinned, with their shapes, how many cells miss
+/// each goal, and the geometric means.
+fn summary(algorithm: &str, cells: &[Ratios]) -> String {
+    type Pick = fn(&Ratios) -> Option<f64>;
+    let worst = |pick: Pick| {
         cells
             .iter()
-            .max_by(|a, b| pick(a).total_cmp(&pick(b)))
-            .map_or(("-", 0.0), |c| (c.0, pick(c)))
+            .filter_map(|c| Some((c.label, pick(c)?)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap_or(("-", 0.0))
     };
-    let over = |pick: fn(&(&str, f64, f64)) -> f64, goal: f64| {
-        cells.iter().filter(|c| pick(c) > goal).count()
+    let over = |pick: Pick, goal: f64| cells.iter().filter(|c| pick(c) > Some(goal)).count();
+    let geomean = |pick: Pick| {
+        let logs: Vec<f64> = cells.iter().filter_map(|c| Some(pick(c)?.ln())).collect();
+        (logs.iter().sum::<f64>() / logs.len().max(1) as f64).exp()
     };
-    let geomean = |pick: fn(&(&str, f64, f64)) -> f64| {
-        let logs: f64 = cells.iter().map(|c| pick(c).ln()).sum();
-        (logs / cells.len().max(1) as f64).exp()
-    };
-    let (regret, loop_) = (|c: &(&str, f64, f64)| c.1, |c: &(&str, f64, f64)| c.2);
-    let (worst_regret, worst_loop) = (worst(regret), worst(loop_));
+    let (regret, loop_, pinned): (Pick, Pick, Pick) = (
+        |c| Some(c.regret),
+        |c| Some(c.against_loop),
+        |c| c.against_pinned,
+    );
+    let (worst_regret, worst_loop, worst_pinned) = (worst(regret), worst(loop_), worst(pinned));
     format!(
-        "{algorithm}: {} cells; worst regret {:.3} ({}), worst against the loop {:.3} ({}); \
-         cells over {REGRET_GOAL} regret: {}, over {LOOP_GOAL} against the loop: {}; \
-         geometric mean regret {:.3}, against the loop {:.3}",
+        "{algorithm}: {} cells; worst regret {:.3} ({}), worst against the loop {:.3} ({}), \
+         worst against the same plan pinned {:.3} ({}; {} cells on one kernel); cells over \
+         {REGRET_GOAL} regret: {}, over {LOOP_GOAL} against the loop: {}, over {PINNED_GOAL} \
+         against the plan pinned: {}; geometric mean regret {:.3}, against the loop {:.3}, \
+         against the plan pinned {:.3}",
         cells.len(),
         worst_regret.1,
         worst_regret.0,
         worst_loop.1,
         worst_loop.0,
+        worst_pinned.1,
+        worst_pinned.0,
+        cells.iter().filter(|c| c.against_pinned.is_some()).count(),
         over(regret, REGRET_GOAL),
         over(loop_, LOOP_GOAL),
+        over(pinned, PINNED_GOAL),
         geomean(regret),
         geomean(loop_),
+        geomean(pinned),
     )
 }
 
@@ -144,6 +178,8 @@ fn summary(algorithm: &str, cells: &[(&str, f64, f64)]) -> String {
 struct Cell {
     regret: Vec<f64>,
     against_one_by_one: Vec<f64>,
+    /// From the processes whose plan ran on one kernel.
+    against_pinned: Vec<f64>,
     plans: Vec<String>,
 }
 
@@ -178,7 +214,7 @@ fn across_processes(args: &[String], processes: usize) {
         }
         for line in String::from_utf8_lossy(&output.stdout).lines() {
             let fields: Vec<&str> = line.split('\t').collect();
-            let [algorithm, label, regret, against, plan] = fields[..] else {
+            let [algorithm, label, regret, against, pinned, plan] = fields[..] else {
                 continue;
             };
             let (Ok(regret), Ok(against)) = (regret.parse::<f64>(), against.parse::<f64>()) else {
@@ -195,6 +231,8 @@ fn across_processes(args: &[String], processes: usize) {
             let cell = &mut cells[at].1;
             cell.regret.push(regret);
             cell.against_one_by_one.push(against);
+            // `-` where this process's plan had more than one stage.
+            cell.against_pinned.extend(pinned.parse::<f64>().ok());
             // The plan in words, without its predicted time (which differs per process).
             let plan = plan.split("; predicted").next().unwrap_or(plan);
             cell.plans.push(plan.to_string());
@@ -203,8 +241,8 @@ fn across_processes(args: &[String], processes: usize) {
     for (algorithm, cells) in &grid {
         println!("{algorithm}: {processes} processes, each its own measured costs");
         println!(
-            "{:<20} {:>8} {:>8} {:>8} {:>8}  plans",
-            "shape", "regret", "(worst)", "vs loop", "(worst)"
+            "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  plans",
+            "shape", "regret", "(worst)", "vs loop", "(worst)", "vs pin", "(worst)"
         );
         let mut medians = Vec::new();
         for (label, cell) in cells {
@@ -212,15 +250,27 @@ fn across_processes(args: &[String], processes: usize) {
             let against = Stat::of(cell.against_one_by_one.clone());
             let (regret, regret_max, against, against_max) =
                 (regret.median, regret.max, against.median, against.max);
+            let pinned =
+                (!cell.against_pinned.is_empty()).then(|| Stat::of(cell.against_pinned.clone()));
+            let [pinned_median, pinned_max] = [
+                pinned.as_ref().map(|p| p.median),
+                pinned.as_ref().map(|p| p.max),
+            ]
+            .map(|r| r.map_or("-".to_string(), |r| format!("{r:.3}")));
             let mut plans = cell.plans.clone();
             plans.sort();
             plans.dedup();
             println!(
-                "{label:<20} {regret:>8.3} {regret_max:>8.3} {against:>8.3} {against_max:>8.3}  {} \
-                 different",
+                "{label:<20} {regret:>8.3} {regret_max:>8.3} {against:>8.3} {against_max:>8.3} \
+                 {pinned_median:>8} {pinned_max:>8}  {} different",
                 plans.len()
             );
-            medians.push((label.as_str(), regret, against));
+            medians.push(Ratios {
+                label,
+                regret,
+                against_loop: against,
+                against_pinned: pinned.map(|p| p.median),
+            });
         }
         println!("{} (medians)\n", summary(algorithm, &medians));
     }

@@ -108,6 +108,8 @@ pub struct RegretRow {
     pub plan: String,
     /// The paired ratios: against the best single choice, against one by one.
     ratios: (f64, f64),
+    /// The paired ratio against the same plan pinned, where the plan runs on one kernel.
+    against_pinned: Option<f64>,
 }
 
 impl RegretRow {
@@ -120,6 +122,14 @@ impl RegretRow {
     /// Dispatched time / one by one's, the median of the rounds' ratios.
     pub fn against_one_by_one(&self) -> f64 {
         self.ratios.1
+    }
+
+    /// Dispatched time / the time of the same plan pinned (`PinnedMany` of its one variant,
+    /// `serial` for one by one), the median of the rounds' ratios: what planning and dispatch
+    /// cost the call. `None` where the plan has more than one stage, which no pinned variant
+    /// runs.
+    pub fn against_pinned(&self) -> Option<f64> {
+        self.against_pinned
     }
 }
 
@@ -269,6 +279,19 @@ fn measure<H: HashFunction>(
             )
             .median
         };
+        let plan = multisha::engine::batch_plan(H::algorithm(), &shape.lengths);
+        let mut stages = plan.stages();
+        let same_plan = match (stages.next(), stages.next()) {
+            (Some(stage), None) => {
+                let name = if stage.lanes == 1 {
+                    "serial"
+                } else {
+                    stage.variant.name()
+                };
+                ways.iter().position(|(way, _)| way == name)
+            }
+            _ => None,
+        };
         rows.push(RegretRow {
             label: shape.label.clone(),
             count: shape.lengths.len(),
@@ -276,8 +299,9 @@ fn measure<H: HashFunction>(
             dispatched: typical[0],
             best: (ways[best].0.clone(), best_ns),
             one_by_one: *typical.last().expect("one by one"),
-            plan: multisha::engine::batch_plan(H::algorithm(), &shape.lengths).to_string(),
+            plan: plan.to_string(),
             ratios: (paired(best), paired(ways.len() - 1)),
+            against_pinned: same_plan.map(paired),
         });
     }
     rows
