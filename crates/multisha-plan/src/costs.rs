@@ -48,6 +48,9 @@ pub struct Costs {
     pub(crate) lanes: [(usize, Cost); MAX_KERNELS],
     /// How many lane kernels.
     pub(crate) len: usize,
+    /// The lane kernels' indices, widest first (of equal lanes, the first added first): the
+    /// estimate chooses among them in one pass in this order.
+    widest_first: [u8; MAX_KERNELS],
     /// Per lane kernel, the most it can save against one by one per block and per segment
     /// with all its lanes filled ([`savings`]), kept with the costs so a large batch pays no
     /// division for it.
@@ -170,6 +173,7 @@ impl Costs {
             single,
             lanes: [(0, Cost::new(0.0, 0.0, 0.0)); MAX_KERNELS],
             len: 0,
+            widest_first: [0; MAX_KERNELS],
             savings: [(0.0, 0.0); MAX_KERNELS],
             one_by_one_blocks: [usize::MAX; MAX_LANES + 1],
             one_by_one_each: [usize::MAX; MAX_LANES + 1],
@@ -475,6 +479,12 @@ impl Costs {
         );
         let k = self.len;
         self.lanes[k] = (lanes, cost);
+        let at = self.widest_first[..k]
+            .iter()
+            .position(|&other| self.lanes[usize::from(other)].0 < lanes)
+            .unwrap_or(k);
+        self.widest_first.copy_within(at..k, at + 1);
+        self.widest_first[at] = k as u8;
         self.floor.set(k, lanes, cost);
         self.len += 1;
         self.savings[k] = savings(self.single, cost, lanes);
@@ -498,6 +508,12 @@ impl Costs {
     #[inline]
     pub fn lane_kernels(&self) -> &[(usize, Cost)] {
         &self.lanes[..self.len]
+    }
+
+    /// The lane kernels' indices (into [`lane_kernels`](Self::lane_kernels)), widest first.
+    #[inline(always)]
+    pub(crate) fn widest_first(&self) -> &[u8] {
+        &self.widest_first[..self.len]
     }
 
     /// These costs with every lane kernel of more than `lanes` lanes left out (its set-ups made

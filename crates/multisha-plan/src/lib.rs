@@ -32,7 +32,7 @@
 //! plans its SHA-1 batches on two streams. Where two plans are that close, either can be the
 //! slower a moment later; [`LANES_MARGIN`] keeps lanes from winning on a predicted gain
 //! smaller than the model's error, and [`WIDER_MARGIN`] keeps a wider lane kernel from
-//! winning so over a narrower one ([`WIDEST_MARGIN`] from 16 lanes to 32).
+//! winning so over a narrower one ([`WIDEST_MARGIN`] on more than 16 lanes).
 //!
 //! # The search
 //! See [`search`] for the candidates and the predictions, and [`PLANNING_SHARE`] for the
