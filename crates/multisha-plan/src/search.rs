@@ -601,7 +601,7 @@ pub(crate) fn estimated_runner(costs: &Costs, shape: &Shape) -> (Runner, f32) {
     // [`ByWidth`]'s choice in one pass, widest first: a kernel is kept where no wider one
     // beats it by the margin and it is narrower than the one kept, or as wide and faster.
     // (Each kernel's time stored by width and chosen among after, as the search does, the
-    // estimate took 4-13 ns more, Intel Xeon; this way 3 ns less to 5 ns more than with the
+    // estimate took 4-20 ns more, Intel Xeon; this way 3 ns less to 5 ns more than with the
     // margin compounded per doubling, one weight per kernel.)
     let mut chosen = (Runner::OneByOne, one_by_one);
     let mut chosen_width = usize::MAX;
@@ -618,7 +618,7 @@ pub(crate) fn estimated_runner(costs: &Costs, shape: &Shape) -> (Runner, f32) {
         {
             (chosen, chosen_width) = ((Runner::Lanes(k), whole), width);
         }
-        if width > ONE_GROUP_LANES {
+        if two_groups(ByWidth::class(width)) {
             wider_two_groups = wider_two_groups.min(whole);
         } else {
             wider_one_group = wider_one_group.min(whole);
