@@ -95,6 +95,39 @@ fn two_groups(class: usize) -> bool {
     1 << class > ONE_GROUP_LANES
 }
 
+/// The least predicted times of the plans wider than the one at hand, of at most 16 lanes and
+/// of more: the one rule for being beaten by a wider plan by its margin, which [`ByWidth`] and
+/// the [`estimate`] both apply.
+#[derive(Clone, Copy)]
+struct Wider {
+    one_group: f32,
+    two_groups: f32,
+}
+
+impl Wider {
+    const NONE: Self = Self {
+        one_group: f32::INFINITY,
+        two_groups: f32::INFINITY,
+    };
+
+    /// Whether a plan predicted at `time` stays chosen against these: none beats it by its
+    /// margin ([`WIDER_MARGIN`], [`WIDEST_MARGIN`] on more than 16 lanes).
+    #[inline(always)]
+    fn unbeaten(&self, time: f32) -> bool {
+        time * WIDER_MARGIN <= self.one_group && time * WIDEST_MARGIN <= self.two_groups
+    }
+
+    /// Adds a plan of width class `class` predicted at `time`.
+    #[inline(always)]
+    fn add(&mut self, class: usize, time: f32) {
+        if two_groups(class) {
+            self.two_groups = self.two_groups.min(time);
+        } else {
+            self.one_group = self.one_group.min(time);
+        }
+    }
+}
+
 /// Per width class, the least predicted time of the candidates on lane kernels kept, and the
 /// choice among the classes: the narrowest that no wider one beats by its margin
 /// ([`WIDER_MARGIN`], [`WIDEST_MARGIN`] on more than 16 lanes). So the choice takes at most a
@@ -148,21 +181,13 @@ impl ByWidth {
     #[inline(always)]
     fn chosen(&self) -> Option<usize> {
         let mut chosen = None;
-        // The least time of the wider classes so far, of at most 16 lanes and of more.
-        let (mut wider_one_group, mut wider_two_groups) = (f32::INFINITY, f32::INFINITY);
+        let mut wider = Wider::NONE;
         for class in (0..WIDTHS).rev() {
             let time = self.times[class];
-            if time < f32::INFINITY
-                && time * WIDER_MARGIN <= wider_one_group
-                && time * WIDEST_MARGIN <= wider_two_groups
-            {
+            if time < f32::INFINITY && wider.unbeaten(time) {
                 chosen = Some(class);
             }
-            if two_groups(class) {
-                wider_two_groups = wider_two_groups.min(time);
-            } else {
-                wider_one_group = wider_one_group.min(time);
-            }
+            wider.add(class, time);
         }
         chosen
     }
@@ -605,24 +630,15 @@ pub(crate) fn estimated_runner(costs: &Costs, shape: &Shape) -> (Runner, f32) {
     // margin compounded per doubling, one weight per kernel.)
     let mut chosen = (Runner::OneByOne, one_by_one);
     let mut chosen_width = usize::MAX;
-    // The least time of the wider kernels so far, of at most 16 lanes and of more.
-    let (mut wider_one_group, mut wider_two_groups) = (f32::INFINITY, f32::INFINITY);
+    let mut wider = Wider::NONE;
     for &k in costs.widest_first() {
         let k = usize::from(k);
         let (width, cost) = costs.lane_kernels()[k];
         let whole = estimated_on_lanes(shape, width, cost);
-        if whole < limit
-            && whole * WIDER_MARGIN <= wider_one_group
-            && whole * WIDEST_MARGIN <= wider_two_groups
-            && (width < chosen_width || whole < chosen.1)
-        {
+        if whole < limit && wider.unbeaten(whole) && (width < chosen_width || whole < chosen.1) {
             (chosen, chosen_width) = ((Runner::Lanes(k), whole), width);
         }
-        if two_groups(ByWidth::class(width)) {
-            wider_two_groups = wider_two_groups.min(whole);
-        } else {
-            wider_one_group = wider_one_group.min(whole);
-        }
+        wider.add(ByWidth::class(width), whole);
     }
     chosen
 }
@@ -1188,7 +1204,7 @@ mod tests {
                     let slack = match runner {
                         Runner::Lanes(_) if one_by_one => 1.0 / LANES_MARGIN,
                         Runner::Lanes(k) if costs.lanes[k].0 > chosen_lanes => {
-                            if two_groups(costs.lanes[k].0.trailing_zeros() as usize) {
+                            if two_groups(ByWidth::class(costs.lanes[k].0)) {
                                 1.0 / WIDEST_MARGIN
                             } else {
                                 1.0 / WIDER_MARGIN
