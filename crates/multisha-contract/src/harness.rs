@@ -981,15 +981,16 @@ pub fn assert_skip_expected(label: &str, requires: CpuFeatures) {
 
 /// One `#[test]` per listed kernel module of a kernel crate, running its `VARIANT` through
 /// [`declaration_suite`]: `multisha_contract::harness_tests!(sha1_rolled, sha256_rolled);`
-/// inside the crate's test module.
+/// inside the crate's test module; a module deeper in the crate as
+/// `harness_tests!(named sha256_shani_vex => sha256_shani::vex)` (the test's name, the path).
 // `crate::` is meant: the modules are the calling kernel crate's.
 #[allow(clippy::crate_in_macro_def)]
 #[macro_export]
 macro_rules! harness_tests {
-    ($($module:ident),* $(,)?) => {$(
+    (named $test:ident => $($module:ident)::+) => {
         #[test]
-        fn $module() {
-            let declaration = &crate::$module::VARIANT;
+        fn $test() {
+            let declaration = &crate::$($module)::+::VARIANT;
             match $crate::harness::declaration_suite(declaration) {
                 Some(checks) => assert!(checks >= 80, "only {checks} checks ran"),
                 None => $crate::harness::assert_skip_expected(
@@ -998,5 +999,8 @@ macro_rules! harness_tests {
                 ),
             }
         }
+    };
+    ($($module:ident),* $(,)?) => {$(
+        $crate::harness_tests!(named $module => $module);
     )*};
 }

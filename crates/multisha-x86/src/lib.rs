@@ -1,9 +1,9 @@
 //! x86-64 compression kernels for multisha: SHA-1 in inline assembly, SHA-1 and SHA-256 with
-//! the SHA extensions, SHA-256 and SHA-512 with an AVX2 schedule and BMI2 rounds, SHA-512 also
-//! with an AVX-512VL schedule; and the many-message kernels: SHA-1 and SHA-256 with two and
-//! four interleaved SHA-NI streams, on eight AVX2 lanes, on sixteen AVX-512 lanes and on
-//! thirty-two (two interleaved groups of sixteen), SHA-512 on four AVX2 lanes and on eight and
-//! sixteen AVX-512 lanes.
+//! the SHA extensions (SHA-256 also in VEX encodings), SHA-256 and SHA-512 with an AVX2
+//! schedule and BMI2 rounds, SHA-512 also with an AVX-512VL schedule; and the many-message
+//! kernels: SHA-1 and SHA-256 with two and four interleaved SHA-NI streams, on eight AVX2
+//! lanes, on sixteen AVX-512 lanes and on thirty-two (two interleaved groups of sixteen),
+//! SHA-512 on four AVX2 lanes and on eight and sixteen AVX-512 lanes.
 //!
 //! Each module declares its variant (`VARIANT`): required features, description, where the
 //! schedule lives. No kernel detects CPU features: the dispatcher does. On other
@@ -88,4 +88,5 @@ mod tests {
         sha512_avx512_x16,
         sha512_avx512_x8,
     );
+    multisha_contract::harness_tests!(named sha256_shani_vex => sha256_shani::vex);
 }

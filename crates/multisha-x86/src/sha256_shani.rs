@@ -19,6 +19,10 @@
 //! calibration measures faster.
 //! The PBKDF2 loop keeps `U`, `T` and both HMAC keyed states in SHA-NI order across all its
 //! iterations and builds each message from the state registers.
+//!
+//! Two variants come from this one source: `shani` in legacy SSE encodings (module [`sse`],
+//! every CPU with SHA-NI) and `shani-vex` in VEX encodings (module [`vex`], CPUs with AVX),
+//! which drop the register copies two-operand SSE needs (`shani_kernel!`).
 
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_and_si128, _mm_blend_epi16, _mm_extract_epi32,
@@ -276,39 +280,13 @@ macro_rules! one_block_message {
 /// 37.6 as pairs (the `merkle_nodes` example).
 const PIPELINED_FROM: usize = 4;
 
-/// One message of one block alone (a Merkle proof's step, a one-shot call of 64 bytes), its
-/// schedule in the plain form where `PLAIN` (else the short one): no pairs to set up for, the
-/// IV not kept past the message. The words come from memory, not from the state, so the
-/// schedule could run ahead of the rounds in either form, and which is faster depends on the
-/// core: on an Intel Xeon with AMX the plain form (two instructions fewer a group) took one
-/// node from 1.09-1.12 times hashtree's time to 1.07-1.08 (`sha256_pairs`, calls back to back,
-/// through the pairs' code), where on a Zen 4 one-shot `sha256` of 64 bytes over different
-/// nodes took 74 ns with it against 57 with the short one. So the default entry, pipelined
-/// (which a Zen 4 measures faster), keeps the short form, and the pairs (which an Intel Xeon
-/// measures faster) take the plain one: the calibration's choice of shape carries both. Here,
-/// not in the pairs' code, through the entries, calls back to back took 51.0-52.4 ns (plain)
-/// and 53.6-55.1 (short) against 53.0-56.0 and 54.5-57.0 as the pairs' odd one (hashtree
-/// 49.8-51.2), on that Intel Xeon.
-#[inline(never)]
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn one_block_alone<const PLAIN: bool>(iv: &[u32; 8], block: &[u8; 64], out: &mut [u8]) {
-    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-    let (iv_abef, iv_cdgh) = to_shani!(iv);
-    let (abef, cdgh) = if PLAIN {
-        one_block_message!(plain, iv_abef, iv_cdgh, block)
-    } else {
-        one_block_message!(short, iv_abef, iv_cdgh, block)
-    };
-    store_digest!(abef, cdgh, out, bswap);
-}
-
 /// Messages of one block (two or more) two side by side (hashtree's shape: each pair's rounds
 /// interleaved, the states in registers from the IV to the digest); of an odd count, the first
 /// three in three steps of two streams (`sha256_shani_x2::one_block_three`): a pair and then
 /// the odd one on its own left the SHA unit half idle for the odd one's two blocks (on an
 /// Intel Xeon with AMX, 3, 5 and 7 nodes took 57.7-59.5, 55.6-57.0 and 54.4-56.1 ns a node
 /// that way, 52.0-53.4, 52.1-53.5 and 52.1-53.5 now, hashtree 53.8-59.7, 54.3-56.8 and
-/// 54.3-55.8). One message alone is the entries' ([`one_block_alone`]).
+/// 54.3-55.8). One message alone is the entries' (`one_block_alone`), here only if called so.
 #[inline(never)]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
@@ -326,7 +304,7 @@ fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]
                 [out0, out1, out2],
             );
         }
-        ([block], [out]) => one_block_alone::<true>(iv, block, out),
+        ([block], [out]) => sse::one_block_alone::<true>(iv, block, out),
         _ => {}
     }
     for (pair, out) in pairs.chunks_exact(2).zip(pair_outs.chunks_exact_mut(2)) {
@@ -342,104 +320,189 @@ fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]
     }
 }
 
-multisha_contract::declare_variant! {
-    /// The `shani` SHA-256 variant.
-    pub static VARIANT: Sha256Compression = {
-        name: "shani",
-        description: "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks; messages of one block two at a time or in pipelined runs of four or more (whichever measures faster), the padding block on a constant schedule",
-        schedule: Registers,
-        requires: ["sha", "sse2", "ssse3", "sse4.1"],
-        cost: { call: 2.0, step: 33.0, message: 12.0, one_block: 40.0 },
-        one_block:
-        /// Messages of one block (64-byte Merkle nodes), the padding block's rounds on a
-        /// constant `w + K`: four or more pipelined (`sha256_shani_nodes`: a pair's message
-        /// blocks beside the last pair's padding blocks, four streams where a pair has two:
-        /// faster where one stream leaves the SHA unit idle, as on a Zen 4), two or three as
-        /// [`one_block_pairs`] runs them, one alone on the short schedule
-        /// ([`one_block_alone`]).
-        #[inline(never)]
-        pub fn hash_one_block(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]]) {
-            if let ([block], [out]) = (blocks, &mut *digests) {
-                return one_block_alone::<false>(iv, block, out);
+/// The variant's declaration and its entry for one message of one block alone, compiled for
+/// the features `$feature` into module `$module`: once in legacy SSE encodings (`shani`, every
+/// CPU with SHA-NI, the Atoms without AVX included) and once in VEX encodings (`shani-vex`).
+/// The SHA instructions have no VEX form; with VEX, every other instruction takes three
+/// operands, and the register copies that two-operand SSE needs before `paddd` and the
+/// rounds are gone (27 of about 250 instructions of one node alone). One node is about 128
+/// rounds in a chain, so back-to-back calls run side by side only as far as the out-of-order
+/// window reaches: on an Intel Xeon (AMX generation) `sha256_pairs` of one node took 50.1 ns
+/// with VEX against 50.8 (the `merkle_nodes` example), one-shot `sha256` of 64 bytes 53.2
+/// against 54.8 in another program; longer messages, bound by the SHA unit, the same.
+macro_rules! shani_kernel {
+    ($(#[$module_doc:meta])* $module:ident, $(#[$doc:meta])* $name:literal, $description:literal,
+     [$($feature:literal),*]) => {
+        $(#[$module_doc])*
+        pub mod $module {
+            use super::*;
+
+            multisha_contract::declare_variant! {
+                $(#[$doc])*
+                pub static VARIANT: Sha256Compression = {
+                    name: $name,
+                    description: $description,
+                    schedule: Registers,
+                    requires: [$($feature),*],
+                    cost: { call: 2.0, step: 33.0, message: 12.0, one_block: 40.0 },
+                    one_block:
+                    /// Messages of one block (64-byte Merkle nodes), the padding block's rounds on
+                    /// a constant `w + K`: four or more pipelined (`sha256_shani_nodes`: a pair's
+                    /// message blocks beside the last pair's padding blocks, four streams where a
+                    /// pair has two: faster where one stream leaves the SHA unit idle, as on a Zen
+                    /// 4), two or three as [`one_block_pairs`] runs them, one alone on the short
+                    /// schedule ([`one_block_alone`]).
+                    #[inline(never)]
+                    pub fn hash_one_block(
+                        iv: &[u32; 8],
+                        blocks: &[&[u8; 64]],
+                        digests: &mut [&mut [u8]],
+                    ) {
+                        if let ([block], [out]) = (blocks, &mut *digests) {
+                            return one_block_alone::<false>(iv, block, out);
+                        }
+                        if blocks.len() < PIPELINED_FROM {
+                            // (A call, not a second copy of the pairs' code: with two copies the
+                            // compiler inlined the pair into neither, and 3 nodes took 62.4 ns a
+                            // node against 60.4 on an Intel Xeon.)
+                            return one_block_pairs(iv, blocks, digests);
+                        }
+                        assert_eq!(blocks.len(), digests.len(), "a digest for every block");
+                        crate::sha256_shani_nodes::hash_nodes(to_shani!(iv), blocks, digests);
+                    },
+                    one_block_alternative:
+                    /// Messages of one block two side by side, however many ([`one_block_pairs`]),
+                    /// one alone on the plain schedule ([`one_block_alone`]): faster than the
+                    /// pipeline where two streams already keep the SHA unit busy (on an Intel Xeon
+                    /// with AMX, 53.6 ns a node against 56-58 at 4-8 nodes).
+                    #[inline(never)]
+                    pub fn hash_one_block_pairs(
+                        iv: &[u32; 8],
+                        blocks: &[&[u8; 64]],
+                        digests: &mut [&mut [u8]],
+                    ) {
+                        if let ([block], [out]) = (blocks, &mut *digests) {
+                            return one_block_alone::<true>(iv, block, out);
+                        }
+                        one_block_pairs(iv, blocks, digests);
+                    }
+                };
+                /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
+                #[inline(never)]
+                pub fn compress(
+                    state: &mut [u32; 8],
+                    blocks: &[[u8; 64]],
+                    w: &mut Sha256Workspace,
+                ) {
+                    let _ = w;
+                    let (mut abef, mut cdgh) = to_shani!(state);
+
+                    for block in blocks {
+                        let [w0, w1, w2, w3] = block_words(block);
+                        compress_block!(abef, cdgh, w0, w1, w2, w3);
+                    }
+
+                    from_shani!(abef, cdgh, state);
+                }
+
+                /// The PBKDF2 loop with SHA-NI: `U`, `T` and both keyed states stay in SHA-NI order
+                /// in registers for the whole call; each compression's message is the last digest's
+                /// state registers reordered (no byte swapping), then the constant padding words.
+                #[inline(never)]
+                pub fn iterate(
+                    keys: &HmacKeys<Sha256Compression>,
+                    u: &mut [u32; 8],
+                    t: &mut [u32; 8],
+                    digest_len: usize,
+                    count: u32,
+                ) {
+                    if count == 0 {
+                        return;
+                    }
+                    // The message words past the first four: (e..h & mask) | pad, then padding
+                    // only.
+                    let template = hmac_template::<Sha256Compression>(digest_len);
+                    let words = |w: &[u32]| {
+                        _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32)
+                    };
+                    assert!(
+                        template.mask[..4] == [u32::MAX; 4],
+                        "SHA-256 digests fill the first four words"
+                    );
+                    let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
+                    let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
+                    let (inner_abef, inner_cdgh) = to_shani!(&keys.inner);
+                    let (outer_abef, outer_cdgh) = to_shani!(&keys.outer);
+                    let (mut abef, mut cdgh) = to_shani!(u);
+                    let (mut t_abef, mut t_cdgh) = to_shani!(t);
+                    for _ in 0..count {
+                        let (w0, w1) = message!(abef, cdgh, mask1, pad1);
+                        (abef, cdgh) = (inner_abef, inner_cdgh);
+                        compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+                        let (w0, w1) = message!(abef, cdgh, mask1, pad1);
+                        (abef, cdgh) = (outer_abef, outer_cdgh);
+                        compress_block!(abef, cdgh, w0, w1, pad2, pad3);
+                        t_abef = _mm_xor_si128(t_abef, abef);
+                        t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
+                    }
+                    from_shani!(abef, cdgh, u);
+                    from_shani!(t_abef, t_cdgh, t);
+                }
             }
-            if blocks.len() < PIPELINED_FROM {
-                // (A call, not a second copy of the pairs' code: with two copies the compiler
-                // inlined the pair into neither, and 3 nodes took 62.4 ns a node against 60.4
-                // on an Intel Xeon.)
-                return one_block_pairs(iv, blocks, digests);
+
+            /// One message of one block alone (a Merkle proof's step, a one-shot call of 64 bytes),
+            /// its schedule in the plain form where `PLAIN` (else the short one): no pairs to set
+            /// up for, the IV not kept past the message. The words come from memory, not from the
+            /// state, so the schedule could run ahead of the rounds in either form, and which is
+            /// faster depends on the core: on an Intel Xeon with AMX the plain form (two
+            /// instructions fewer a group) took one node from 1.09-1.12 times hashtree's time to
+            /// 1.07-1.08 (`sha256_pairs`, calls back to back, through the pairs' code), where on a
+            /// Zen 4 one-shot `sha256` of 64 bytes over different nodes took 74 ns with it against
+            /// 57 with the short one. So the default entry, pipelined (which a Zen 4 measures
+            /// faster), keeps the short form, and the pairs (which an Intel Xeon measures faster)
+            /// take the plain one: the calibration's choice of shape carries both. Here, not in the
+            /// pairs' code, through the entries, calls back to back took 51.0-52.4 ns (plain) and
+            /// 53.6-55.1 (short) against 53.0-56.0 and 54.5-57.0 as the pairs' odd one (hashtree
+            /// 49.8-51.2), on that Intel Xeon.
+            #[inline(never)]
+            $(#[target_feature(enable = $feature)])*
+            pub(super) fn one_block_alone<const PLAIN: bool>(
+                iv: &[u32; 8],
+                block: &[u8; 64],
+                out: &mut [u8],
+            ) {
+                let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+                let (iv_abef, iv_cdgh) = to_shani!(iv);
+                let (abef, cdgh) = if PLAIN {
+                    one_block_message!(plain, iv_abef, iv_cdgh, block)
+                } else {
+                    one_block_message!(short, iv_abef, iv_cdgh, block)
+                };
+                store_digest!(abef, cdgh, out, bswap);
             }
-            assert_eq!(blocks.len(), digests.len(), "a digest for every block");
-            crate::sha256_shani_nodes::hash_nodes(to_shani!(iv), blocks, digests);
-        },
-        one_block_alternative:
-        /// Messages of one block two side by side, however many ([`one_block_pairs`]), one
-        /// alone on the plain schedule ([`one_block_alone`]): faster than the pipeline where
-        /// two streams already keep the SHA unit busy (on an Intel Xeon with AMX, 53.6 ns a
-        /// node against 56-58 at 4-8 nodes).
-        #[inline(never)]
-        pub fn hash_one_block_pairs(
-            iv: &[u32; 8],
-            blocks: &[&[u8; 64]],
-            digests: &mut [&mut [u8]],
-        ) {
-            if let ([block], [out]) = (blocks, &mut *digests) {
-                return one_block_alone::<true>(iv, block, out);
-            }
-            one_block_pairs(iv, blocks, digests);
         }
     };
-    /// Compresses `blocks` into `state` with SHA-NI; `w` is not used.
-    #[inline(never)]
-    pub fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]], w: &mut Sha256Workspace) {
-        let _ = w;
-        let (mut abef, mut cdgh) = to_shani!(state);
-
-        for block in blocks {
-            let [w0, w1, w2, w3] = block_words(block);
-            compress_block!(abef, cdgh, w0, w1, w2, w3);
-        }
-
-        from_shani!(abef, cdgh, state);
-    }
-
-    /// The PBKDF2 loop with SHA-NI: `U`, `T` and both keyed states stay in SHA-NI order in
-    /// registers for the whole call; each compression's message is the last digest's state
-    /// registers reordered (no byte swapping), then the constant padding words.
-    #[inline(never)]
-    pub fn iterate(
-        keys: &HmacKeys<Sha256Compression>,
-        u: &mut [u32; 8],
-        t: &mut [u32; 8],
-        digest_len: usize,
-        count: u32,
-    ) {
-        if count == 0 {
-            return;
-        }
-        // The message words past the first four: (e..h & mask) | pad, then padding only.
-        let template = hmac_template::<Sha256Compression>(digest_len);
-        let words = |w: &[u32]| _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32);
-        assert!(
-            template.mask[..4] == [u32::MAX; 4],
-            "SHA-256 digests fill the first four words"
-        );
-        let (mask1, pad1) = (words(&template.mask[4..8]), words(&template.pad[4..8]));
-        let (pad2, pad3) = (words(&template.pad[8..12]), words(&template.pad[12..16]));
-        let (inner_abef, inner_cdgh) = to_shani!(&keys.inner);
-        let (outer_abef, outer_cdgh) = to_shani!(&keys.outer);
-        let (mut abef, mut cdgh) = to_shani!(u);
-        let (mut t_abef, mut t_cdgh) = to_shani!(t);
-        for _ in 0..count {
-            let (w0, w1) = message!(abef, cdgh, mask1, pad1);
-            (abef, cdgh) = (inner_abef, inner_cdgh);
-            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
-            let (w0, w1) = message!(abef, cdgh, mask1, pad1);
-            (abef, cdgh) = (outer_abef, outer_cdgh);
-            compress_block!(abef, cdgh, w0, w1, pad2, pad3);
-            t_abef = _mm_xor_si128(t_abef, abef);
-            t_cdgh = _mm_xor_si128(t_cdgh, cdgh);
-        }
-        from_shani!(abef, cdgh, u);
-        from_shani!(t_abef, t_cdgh, t);
-    }
 }
+
+shani_kernel! {
+    /// The `shani` variant: legacy SSE encodings, for every CPU with SHA-NI.
+    sse,
+    /// The `shani` SHA-256 variant.
+    "shani",
+    "x86 SHA extensions (sha256rnds2, sha256msg1/2), state in registers across blocks; messages \
+     of one block two at a time or in pipelined runs of four or more (whichever measures \
+     faster), the padding block on a constant schedule",
+    ["sha", "sse2", "ssse3", "sse4.1"]
+}
+
+shani_kernel! {
+    /// The `shani-vex` variant: the same kernel in VEX encodings, for CPUs with AVX.
+    vex,
+    /// The `shani-vex` SHA-256 variant.
+    "shani-vex",
+    "the shani kernel (x86 SHA extensions) in VEX encodings: three-operand AVX forms for all \
+     but the SHA instructions, so no register copies; AVX2 listed for AVX",
+    ["sha", "sse2", "ssse3", "sse4.1", "avx2"]
+}
+
+pub use sse::VARIANT;

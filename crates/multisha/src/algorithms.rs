@@ -284,6 +284,7 @@ algorithms! {
 
     /// SHA-256, and SHA-224 from the same compression function (FIPS 180-4).
     Sha256 in sha256_registry: multisha_contract::Sha256Compression, block U64, variants [
+        "shani-vex" on "x86_64" => multisha_x86::sha256_shani::vex::VARIANT,
         "shani" on "x86_64" => multisha_x86::sha256_shani::VARIANT,
         "armv8" on "aarch64" => multisha_armv8::sha256_armv8::VARIANT,
         "avx2" on "x86_64" => multisha_x86::sha256_avx2::VARIANT,

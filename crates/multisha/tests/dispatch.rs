@@ -252,7 +252,8 @@ fn x86_priority_without_sha_ni_falls_to_the_best_remaining_variant() {
         .with(Feature::Bmi2);
     let pick = |algorithm, cpu| choose(algorithm, cpu, None).variant.name();
     assert_eq!(pick(Algorithm::Sha1, all), "shani");
-    assert_eq!(pick(Algorithm::Sha256, all), "shani");
+    assert_eq!(pick(Algorithm::Sha256, all), "shani-vex");
+    assert_eq!(pick(Algorithm::Sha256, all.without(Feature::Avx2)), "shani");
     let no_sha_ni = all.without(Feature::Sha);
     assert_eq!(pick(Algorithm::Sha1, no_sha_ni), "asm");
     assert_eq!(pick(Algorithm::Sha256, no_sha_ni), "avx2");

@@ -543,6 +543,7 @@ fn one_block_entries_leave_no_unpublished_state_or_schedule_on_the_stack() {
     let (mut found, mut ran) = (Vec::new(), 0);
     for declaration in [
         &multisha_x86::sha256_shani::VARIANT,
+        &multisha_x86::sha256_shani::vex::VARIANT,
         &multisha_x86::sha256_avx2::VARIANT,
     ] {
         let Kernel::Single(kernel) = declaration.kernel else {

@@ -107,6 +107,7 @@ mod tests {
             (Algorithm::Sha1, "shani", Feature::Sha),
             (Algorithm::Sha256, "shani", Feature::Sha),
             (Algorithm::Sha256, "shani", Feature::Sse41),
+            (Algorithm::Sha256, "shani-vex", Feature::Avx2),
             (Algorithm::Sha256, "avx2", Feature::Avx2),
             (Algorithm::Sha256, "avx2", Feature::Bmi2),
         ] {
