@@ -327,9 +327,10 @@ fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]
 /// operands, and the register copies that two-operand SSE needs before `paddd` and the
 /// rounds are gone (27 of about 250 instructions of one node alone). One node is about 128
 /// rounds in a chain, so back-to-back calls run side by side only as far as the out-of-order
-/// window reaches: on an Intel Xeon (AMX generation) `sha256_pairs` of one node took 50.1 ns
-/// with VEX against 50.8 (the `merkle_nodes` example), one-shot `sha256` of 64 bytes 53.2
-/// against 54.8 in another program; longer messages, bound by the SHA unit, the same.
+/// window reaches: on an Intel Xeon (AMX generation) one-shot `sha256` of 64 bytes took 54.7
+/// ns with VEX against 57.1 (the `hashes` bench, both variants in one process) and
+/// `sha256_pairs` of one node 51.3 against 52.0 (the `merkle_nodes` example; hashtree 50.1);
+/// longer messages, bound by the SHA unit, the same (SHA-1's kernel, tried so, gained nothing).
 macro_rules! shani_kernel {
     ($(#[$module_doc:meta])* $module:ident, $(#[$doc:meta])* $name:literal, $description:literal,
      [$($feature:literal),*]) => {
