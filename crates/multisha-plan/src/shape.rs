@@ -49,11 +49,19 @@ pub fn window_of(index: usize, count: usize) -> (usize, usize) {
 /// (whole blocks, then the padded tail) from one block up.
 #[inline(always)]
 pub fn message_blocks(len: usize, block_len: usize, length_bytes: usize) -> (usize, usize) {
+    let (blocks, segments) = beyond_the_first(len, block_len, length_bytes);
+    (blocks + 1, segments + 1)
+}
+
+/// [`message_blocks`] less the block and the segment every message has: what a pass over many
+/// messages sums, adding those once at the end.
+#[inline(always)]
+fn beyond_the_first(len: usize, block_len: usize, length_bytes: usize) -> (usize, usize) {
     // Saturating: lengths no slice can have (`engine::batch_plan` takes any `usize`) plan
     // without an overflow.
     (
-        (len.saturating_add(length_bytes) >> block_len.trailing_zeros()) + 1,
-        1 + usize::from(len >= block_len),
+        len.saturating_add(length_bytes) >> block_len.trailing_zeros(),
+        usize::from(len >= block_len),
     )
 }
 
@@ -88,31 +96,39 @@ pub struct Shape {
 pub const PLAIN_SUM: usize = 32;
 
 /// Blocks (summed with `add`), segments, longest and shortest length, and whether all are of
-/// length `first`, of `count` messages of lengths `lens`: [`Shape::new`]'s pass past the
-/// bound of its wrapping one, and the batch route's over a few messages (fewer than
-/// [`PLAIN_SUM`], summed with plain adds). Inlined, so that what a caller does not use is not
-/// computed and the block size is a constant.
+/// one length, of `count` messages of lengths `lens`: [`Shape::new`]'s pass past the bound of
+/// its wrapping one, and the batch route's over a few messages (fewer than [`PLAIN_SUM`],
+/// summed with plain adds). Inlined, so that what a caller does not use is not computed and
+/// the block size is a constant.
 #[inline(always)]
 pub fn totals(
     count: usize,
     lens: impl Fn(usize) -> usize,
-    first: usize,
     block_len: usize,
     length_bytes: usize,
     add: impl Fn(usize, usize) -> usize,
 ) -> (usize, usize, usize, usize, bool) {
-    let (mut blocks, mut segments, mut equal) = (0usize, 0usize, true);
+    let (mut blocks, mut long) = (0usize, 0usize);
     let (mut longest, mut shortest) = (0, usize::MAX);
     for i in 0..count {
         let len = lens(i);
-        let (b, s) = message_blocks(len, block_len, length_bytes);
+        let (b, s) = beyond_the_first(len, block_len, length_bytes);
         blocks = add(blocks, b);
-        segments += s;
+        long += s;
         longest = longest.max(len);
         shortest = shortest.min(len);
-        equal &= len == first;
     }
-    (blocks, segments, longest, shortest, equal)
+    // Every message's first block and segment added once, and all of one length where the
+    // longest is the shortest: 16 instructions a message became about 10, and 9 SHA-1
+    // messages of 0-200 bytes, whose pass had been 2% of the batch's time, went from 1.026 to
+    // 1.004 times their plan pinned (one by one; Intel Xeon).
+    (
+        add(blocks, count),
+        long + count,
+        longest,
+        shortest,
+        longest == shortest,
+    )
 }
 
 /// Blocks, segments, longest and shortest length of `count` messages of lengths `lens`
@@ -208,7 +224,6 @@ impl Shape {
                 shared_padding: false,
             };
         }
-        let first = lens(0);
         // Wrapping adds, one pass: exact wherever the longest message times the count is at
         // most `usize::MAX / 4` (then neither a length plus its length field nor the sum of
         // blocks can overflow), which every batch of real messages is; else, once more,
@@ -224,14 +239,7 @@ impl Shape {
         {
             (blocks, segments, longest, shortest, longest == shortest)
         } else {
-            totals(
-                count,
-                &lens,
-                first,
-                block_len,
-                length_bytes,
-                usize::saturating_add,
-            )
+            totals(count, &lens, block_len, length_bytes, usize::saturating_add)
         };
         Self::from_totals(
             count,
@@ -524,7 +532,7 @@ mod tests {
                     shared_padding: all_equal && longest % block_len == 0,
                 };
                 let lens = |i: usize| lens[i];
-                let sums = totals(count, lens, lens(0), block_len, length_bytes, |a, b| a + b);
+                let sums = totals(count, lens, block_len, length_bytes, |a, b| a + b);
                 let shape = Shape::from_totals(count, sums, block_len, length_bytes);
                 assert_eq!(shape, want);
                 assert_eq!(Shape::new(count, lens, block_len, length_bytes), want);

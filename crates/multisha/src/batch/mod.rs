@@ -304,7 +304,7 @@ where
                 // batch reaches is cold (so not the equality check below either: the first
                 // `sha256_many` of 5 short messages took 1.44-1.45 times a loop of one-shot
                 // calls with it first, 1.36-1.37 this way; Intel Xeon, `first_use`).
-                let sums = totals(count, lens, first, block_len, length_bytes, sum);
+                let sums = totals(count, lens, block_len, length_bytes, sum);
                 let (blocks, segments, _, _, _) = sums;
                 if !calibrate::estimates_due_for::<A>(segments, blocks, count, T::ACTS) {
                     return to.one_by_one(None);
@@ -326,7 +326,7 @@ where
                 let (each, segments) = message_blocks(first, block_len, length_bytes);
                 (count * each, count * segments, first, first, true)
             } else {
-                totals(count, lens, first, block_len, length_bytes, sum)
+                totals(count, lens, block_len, length_bytes, sum)
             };
             let (blocks, _, _, _, equal) = sums;
             checked = true;
