@@ -36,7 +36,7 @@
 //!
 //! # The search
 //! See [`search`] for the candidates and the predictions, and [`PLANNING_SHARE`] for the
-//! planning budget: the search runs only where it costs at most 2% of the batch's predicted
+//! planning budget: the search runs only where it costs at most 1% of the batch's predicted
 //! time.
 //!
 //! An engine internal with no stability promise: use `multisha` itself.
