@@ -19,13 +19,14 @@
 //! the last messages of a stage); a padding block that equal messages a whole number of
 //! blocks long share (64-byte Merkle nodes) costs less than a step; the
 //! single-message kernel has parts per call, per block and per message. The engine measures
-//! these parts on the running CPU once per process (`multisha`'s `batch/calibrate.rs`: the
+//! these parts on the running CPU twice per process (`multisha`'s `batch/calibrate.rs`: the
 //! fastest of up to 25 interleaved rounds, each lane kernel's step raised by a ninth of the
 //! nine-block runs' typical excess over their fastest, since a neighbour on the same core
 //! slows lanes bound by a unit's throughput more than a kernel bound by its latency).
 //!
-//! Costs measured once per process cannot follow a busy neighbour from one moment to the
-//! next: on a shared Intel Xeon, two interleaved SHA-NI streams took 0.7 to 1.05 times one by
+//! Costs measured in a window or two cannot follow a busy neighbour from one moment to the
+//! next (the second window, each kernel's faster of the two kept, only makes a process that
+//! measured in a busy phase rarer): on a shared Intel Xeon, two interleaved SHA-NI streams took 0.7 to 1.05 times one by
 //! one's time from one 2 ms interval to the next; on a shared AMD Zen 4 VM, four interleaved
 //! SHA-1 SHA-NI streams ran a step in 45-50 ns in quiet phases and 75-105 ns in busy ones that
 //! lasted seconds (two streams slowed by 5-10%), so a process that measured in a busy phase

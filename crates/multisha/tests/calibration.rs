@@ -1,5 +1,6 @@
 //! The batch planner's costs: planned on the declared estimates until the process's batch work
-//! makes measuring cheap beside it, then measured once per process, even when sixteen threads
+//! makes measuring cheap beside it, then measured (and once more when the work has doubled,
+//! the quieter window's costs kept), once per process even when sixteen threads
 //! ask at once; never blocking a caller for long; the declared estimates for good with
 //! `MULTISHA_CALIBRATE=0` (or `off`, ...). Each test runs in a process of its own (this binary
 //! re-runs itself), since the costs are measured once per process.
@@ -100,6 +101,25 @@ fn measured_once_the_batch_work_pays() {
     );
     for (message, digest) in large.iter().zip(&digests).step_by(9) {
         assert_eq!(*digest, multisha::sha256(message));
+    }
+    // Once the batch work doubles, measured again, the quieter window's costs kept: a batch
+    // counts at most one measurement's worth, so not in the batch that measured first.
+    if planned {
+        assert_eq!(batch_costs(Algorithm::Sha256).measurements, 1);
+        let mut more = 0;
+        while more < 8 && batch_costs(Algorithm::Sha256).measurements < 2 {
+            multisha::sha256_many(&large, &mut digests);
+            more += 1;
+        }
+        let costs = batch_costs(Algorithm::Sha256);
+        assert!(
+            costs.measured && costs.measurements == 2,
+            "after {more} more: {costs}"
+        );
+        assert!(costs.to_string().contains("the quieter of two windows"));
+        for (message, digest) in large.iter().zip(&digests).step_by(9) {
+            assert_eq!(*digest, multisha::sha256(message));
+        }
     }
     // The other algorithms are measured on their own work, not before.
     assert!(!batch_costs(Algorithm::Sha1).measured);

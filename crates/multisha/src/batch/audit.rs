@@ -24,9 +24,17 @@ pub(crate) fn costs<A: Registered>() -> BatchCosts {
             cost,
         });
     }
+    let measurements = if !measured {
+        0
+    } else if dispatch::costs_again::<A>().get_ref().is_some() {
+        2
+    } else {
+        1
+    };
     BatchCosts {
         algorithm: A::ALGORITHM,
         measured,
+        measurements,
         kernels,
     }
 }

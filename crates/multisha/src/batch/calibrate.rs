@@ -1,4 +1,4 @@
-//! The planner's costs measured on the running CPU, once per process and compression function,
+//! The planner's costs measured on the running CPU, twice per process and compression function,
 //! the way Linux times its RAID-6 routines at boot and FFTW's planner measures in its MEASURE
 //! mode; but only once the process's batch work makes the measurement cheap beside it. Until
 //! then (and with measuring off) the kernels' declared estimates plan every batch: measuring
@@ -7,7 +7,11 @@
 //! predicted time one by one ([`account`]); when the count, this batch's included, reaches
 //! [`WORK_PER_MEASUREMENT`] times the budget (100 ms), the batch's caller measures, before its
 //! batch is planned again with the measured costs. [`measure_now`] measures on request
-//! (`engine::calibrate`). Before that, the estimates themselves are worked out only once the
+//! (`engine::calibrate`). Once the batch work planned on those costs takes as long again, a
+//! second measurement is made ([`account_blocks`], [`measure_again`]) and each kernel keeps
+//! its cost from the window where it ran faster ([`quieter`]): a neighbour on the same core
+//! comes and goes, and a measurement made while it was busy would plan the process's every
+//! batch as if it always were. Before the first, the estimates themselves are worked out only once the
 //! batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]):
 //! until then batches go one by one ([`estimates_for`]).
 //!
@@ -74,7 +78,7 @@ pub(crate) fn costs<A: Registered>() -> (Costs, bool) {
 /// [`account`] does, once the work pays for it.
 #[inline]
 fn costs_in<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool) {
-    match dispatch::costs::<A>().get_ref() {
+    match dispatch::published_costs::<A>() {
         Some((costs, measured)) => (costs, *measured),
         None => unmeasured::<A>(first),
     }
@@ -164,15 +168,19 @@ fn unmeasured<A: Registered>(first: &mut Option<(Costs, bool)>) -> (&Costs, bool
         }
     } else if let Some(claim) = dispatch::costs::<A>().claim() {
         claim.publish((estimated, false));
+        // No measurement is due, nor the second ([`pending`]).
+        if let Some(claim) = dispatch::costs_again::<A>().claim() {
+            claim.publish((estimated, false));
+        }
     }
     (&first.insert((estimated, false)).0, false)
 }
 
 /// Counts `work_ns` (a batch planned on the estimates, predicted one by one) towards `A`'s
-/// measurement, and measures once the work counted, this batch's included, reaches
+/// first measurement, and measures once the work counted, this batch's included, reaches
 /// [`WORK_PER_MEASUREMENT`] times the measurement's budget: the measured costs then, for this
 /// batch to be planned again (`None` while the estimates serve, or while another thread
-/// measures). Called only while measuring is pending ([`pending`]).
+/// measures). Called only while the first measurement is due.
 #[cold]
 #[inline(never)]
 pub(crate) fn account<A: Registered>(work_ns: f32) -> Option<&'static (Costs, bool)> {
@@ -182,14 +190,48 @@ pub(crate) fn account<A: Registered>(work_ns: f32) -> Option<&'static (Costs, bo
     if before.saturating_add(work) < due {
         return None;
     }
-    measure_now::<A>()
+    measure_due::<A>(true)
 }
 
-/// Whether `A`'s costs are still to be measured: nothing published yet (with measuring off,
-/// the estimates are published at the first batch call).
+/// Counts `blocks` (a batch planned on the first measurement, whose single-message kernel
+/// takes `step` ns a block) towards `A`'s second measurement, and makes it once the blocks
+/// counted take as long one by one as the work that was due for the first: then the costs
+/// that plan from now on (`None` before, or while another thread measures). Every batch
+/// counts until then, so this is a few instructions: blocks, not the predicted time (the
+/// call and the arithmetic were 2% of 13 x 32 B SHA-1 on `avx512-x16`), with a load and a
+/// store, not an atomic add (threads that count at once may lose each other's blocks, which
+/// only puts the measurement off).
+#[inline(always)]
+pub(crate) fn account_blocks<A: Registered>(
+    blocks: usize,
+    step: f32,
+) -> Option<&'static (Costs, bool)> {
+    let counter = dispatch::blocks_since_measured::<A>();
+    let after = counter.load(Ordering::Relaxed).saturating_add(blocks);
+    counter.store(after, Ordering::Relaxed);
+    if (after as f32) * step < (BUDGET_NS * WORK_PER_MEASUREMENT as usize) as f32 {
+        return None;
+    }
+    measure_due::<A>(false)
+}
+
+/// The measurement [`account`] (the `first`) or [`account_blocks`] (the second) found due.
+#[cold]
+#[inline(never)]
+fn measure_due<A: Registered>(first: bool) -> Option<&'static (Costs, bool)> {
+    if first {
+        measure_now::<A>()
+    } else {
+        measure_again::<A>()
+    }
+}
+
+/// Whether a measurement of `A`'s costs is still due: the first (nothing published yet; with
+/// measuring off, the estimates are published at the first batch call), or the second.
 #[inline]
 pub(crate) fn pending<A: Registered>() -> bool {
-    dispatch::costs::<A>().get_ref().is_none()
+    // (With measuring off, the estimates are published as the second costs too: one load.)
+    dispatch::costs_again::<A>().get_ref().is_none()
 }
 
 /// What measuring takes at most, in nanoseconds ([`measure()`]'s `BUDGET`).
@@ -199,8 +241,8 @@ const BUDGET_NS: usize = 2_000_000;
 /// those), measuring is off, or another thread is measuring (then `None`: nobody waits).
 pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
     let cell = dispatch::costs::<A>();
-    if let Some(costs) = cell.get_ref() {
-        return Some(costs);
+    if cell.get_ref().is_some() {
+        return dispatch::published_costs::<A>();
     }
     #[cfg(feature = "std")]
     if enabled() {
@@ -211,6 +253,66 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
         return cell.get_ref();
     }
     None
+}
+
+/// Measures `A`'s costs a second time, once the first measurement is published, and
+/// publishes each kernel's cost from the quieter of the two windows ([`quieter`]): those then
+/// plan every batch. `None` where another thread is measuring (nobody waits) or the first
+/// measurement is not published (measuring is off: the estimates serve for good).
+///
+/// On a shared machine a neighbour on the same core comes and goes in phases of tens to
+/// hundreds of milliseconds (on an Intel Xeon of 2 vCPUs, two SHA-256 SHA-NI lanes ran 2 x 4 KiB
+/// at 0.76 of one by one's time in quiet phases and 0.85-1.05 in busy ones, from one 10 ms to
+/// the next, quiet about half the time), and a 2 ms measurement made in a busy one plans the
+/// process's every batch as if the lanes were always that slow: SHA-256 2-8 x 4 KiB went one by
+/// one in most of a grid's processes and ran 1.08-1.28 times slower than on two lanes. Two
+/// windows as far apart as the process's batch work takes, the quieter kept, leave a busy one
+/// in every process only where the neighbour is busy most of the time, when planning for it is
+/// right. (On that machine, 2-9 SHA-256 messages of 4 and 16 KiB: 1.08-1.34 times the
+/// fastest way in the grids of a busy hour with one measurement, 0.996-1.025 with two.)
+#[cold]
+#[inline(never)]
+pub(crate) fn measure_again<A: Registered>() -> Option<&'static (Costs, bool)> {
+    let cell = dispatch::costs_again::<A>();
+    if let Some(costs) = cell.get_ref() {
+        return Some(costs);
+    }
+    #[cfg(feature = "std")]
+    if let Some(&(first, true)) = dispatch::costs::<A>().get_ref() {
+        let claim = cell.claim()?;
+        let estimated = dispatch::estimated_costs::<A>();
+        let second = measure::<A::Main>(&dispatch::ladder::<A>(), estimated);
+        claim.publish((quieter(first, second), true));
+        return cell.get_ref();
+    }
+    None
+}
+
+/// Of two measurements of the same kernels, each kernel's cost from the window where its
+/// step was the shorter (the first's on a tie): a neighbour on the same core that comes and
+/// goes may have slowed either window, and one unit more than another (the SHA unit, the
+/// vector units), so the quieter window is chosen per kernel, as each shape's fastest run is
+/// within a window. (The window of the lesser sum of lane steps, chosen whole, put SHA-256's
+/// batches of 20 messages of 0-1 KiB on a slower kernel than `shani-x2` in most of a grid's
+/// processes: the sum is the wide vector kernels', which a neighbour on the SHA unit leaves
+/// alone.) The planner's tables are worked out afresh.
+#[cfg(feature = "std")]
+pub(crate) fn quieter(first: Costs, second: Costs) -> Costs {
+    let mut costs = first;
+    let (lanes, others) = (first.lane_kernels(), second.lane_kernels());
+    for (k, (&(_, mine), &(_, other))) in lanes.iter().zip(others).enumerate() {
+        if other.step < mine.step {
+            costs.set_lanes(k, other);
+        }
+    }
+    let single = if second.single_cost().step < first.single_cost().step {
+        second.single_cost()
+    } else {
+        first.single_cost()
+    };
+    // (Last: it works every table out whole, where a lane kernel's only lowers them.)
+    costs.set_single_cost(single);
+    costs
 }
 
 /// Whether measuring is on: unless `MULTISHA_CALIBRATE` turns it off
@@ -916,6 +1018,50 @@ mod estimates_tests {
         let fresh = AtomicUsize::new(0);
         assert!(!estimates_due(ESTIMATES_FOR_BATCH_NS - 1.0, &fresh, true));
         assert!(estimates_due(ESTIMATES_FOR_BATCH_NS, &fresh, true));
+    }
+
+    /// Of two measurements, each kernel's cost comes from the window where its step was the
+    /// shorter, the single-message kernel's too; the first's on a tie.
+    #[test]
+    #[cfg(feature = "std")]
+    fn each_kernel_keeps_its_cost_from_the_quieter_window() {
+        use multisha_contract::Cost;
+        let table = |single_step: f32, lane_steps: [f32; 2]| {
+            let mut costs = Costs::single_only(Cost::new(0.0, 5.0, single_step));
+            costs.push(2, Cost::new(60.0, 0.0, lane_steps[0]));
+            costs.push(16, Cost::new(100.0, 20.0, lane_steps[1]));
+            costs
+        };
+        let steps = |costs: &Costs| -> std::vec::Vec<f32> {
+            let lanes = costs.lane_kernels().iter().map(|&(_, cost)| cost.step);
+            core::iter::once(costs.single_cost().step)
+                .chain(lanes)
+                .collect()
+        };
+        // A neighbour on the SHA unit slowed the first window's two-lane kernel; one on the
+        // vector units the second's sixteen lanes.
+        let first = table(42.0, [93.0, 320.0]);
+        let second = table(43.0, [65.0, 350.0]);
+        assert_eq!(steps(&quieter(first, second)), [42.0, 65.0, 320.0]);
+        assert_eq!(steps(&quieter(second, first)), [42.0, 65.0, 320.0]);
+        // The tables follow the costs kept: as if measured so.
+        let kept = quieter(first, second);
+        let fresh = table(42.0, [65.0, 320.0]);
+        for count in 2..=16 {
+            for blocks in [1, 2, 5, 40] {
+                assert_eq!(
+                    kept.few_blocks_in(count, count * blocks),
+                    fresh.few_blocks_in(count, count * blocks),
+                    "{count} x {blocks} blocks"
+                );
+            }
+        }
+        // A tie keeps the first's.
+        let tie = table(42.0, [93.0, 320.0]);
+        let other = Cost::new(1.0, 1.0, 93.0);
+        let mut tied = tie;
+        tied.set_lanes(0, other);
+        assert_eq!(quieter(tie, tied).lane_kernels()[0].1.setup, 60.0);
     }
 }
 

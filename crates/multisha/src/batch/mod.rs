@@ -292,7 +292,7 @@ where
             // of line, reloading the size each message, was nine cold lines of code on another
             // page in a process's first batch.
             let sum = |a, b| a + b;
-            let published = match dispatch::costs::<A>().get_ref() {
+            let published = match dispatch::published_costs::<A>() {
                 Some((costs, measured)) => Some((costs, *measured)),
                 None => dispatch::estimates::<A>()
                     .get_ref()
@@ -354,7 +354,7 @@ where
             match costs.few_ragged(&shape) {
                 FewRagged::OneByOne => {
                     // The estimate's answer: counts towards measuring, as below.
-                    let _ = count_if_estimated::<A, T>(costs, measured, &shape);
+                    let _ = count_if_due::<A, T>(costs, measured, &shape);
                     return to.one_by_one(published);
                 }
                 FewRagged::Lanes { kernel, predicted } => {
@@ -373,7 +373,7 @@ where
     // The costs: measured (the steady state, read from the slot), else the estimates, once a
     // process's batch work pays for working them out ([`calibrate::estimates_for`]).
     let mut first = None;
-    let costs = match dispatch::costs::<A>().get_ref() {
+    let costs = match dispatch::published_costs::<A>() {
         Some((costs, measured)) => Some((costs, *measured)),
         None => calibrate::estimates_for::<A>(&shape, &mut first, T::ACTS && !counted),
     };
@@ -399,7 +399,7 @@ where
     // The audit plans afresh (the search the memo remembered, on the same costs) for the
     // prediction, which a remembered plan does not keep.
     let known = if shape.equal && T::ACTS && !narrow {
-        dispatch::plan_memo::<A>().get(&shape, measured)
+        dispatch::plan_memo::<A>(costs).get(&shape, measured)
     } else {
         None
     };
@@ -425,22 +425,27 @@ where
     }
     if known.is_some_and(Remembered::one_by_one) || answer == FewRagged::OneByOne {
         // Measured now if due: the next batches plan on the measured costs.
-        let _ = count_if_estimated::<A, T>(costs, measured, &shape);
+        let _ = count_if_due::<A, T>(costs, measured, &shape);
         return to.one_by_one(Some((costs, measured)));
     }
     plan_and_send::<A, T>(lens, to, costs, measured, narrow, &shape, known, estimated)
 }
 
-/// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` not
-/// `measured` (the estimates) while measuring is pending: [`count_towards_measuring`]. One
-/// flag and one load otherwise.
+/// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` while
+/// a measurement is due ([`calibrate::pending`]): [`count_towards_measuring`] on the estimates
+/// (the first), [`calibrate::account_blocks`] on the first measurement (the second). A load
+/// otherwise.
 #[inline(always)]
-fn count_if_estimated<A: Registered, T: Destination<A>>(
+fn count_if_due<A: Registered, T: Destination<A>>(
     costs: &Costs,
     measured: bool,
     shape: &Shape,
 ) -> Option<&'static (Costs, bool)> {
-    if T::ACTS && !measured && calibrate::pending::<A>() {
+    if T::ACTS && calibrate::pending::<A>() {
+        if measured {
+            // Towards the second measurement.
+            return calibrate::account_blocks::<A>(shape.blocks, costs.single_cost().step);
+        }
         count_towards_measuring::<A>(costs, shape)
     } else {
         None
@@ -493,7 +498,7 @@ where
         None if shape.equal => {
             let plan = multisha_plan::plan(costs, shape, &Tail::EQUAL);
             if T::ACTS && !narrow {
-                dispatch::plan_memo::<A>().put(shape, measured, &plan);
+                dispatch::plan_memo::<A>(costs).put(shape, measured, &plan);
             }
             plan
         }
@@ -503,10 +508,10 @@ where
         Some((kernel, predicted)) => Plan::all_on(Runner::Lanes(kernel), shape.count, predicted),
         None => plan_with(costs, measured, known),
     };
-    // Planned on the estimates: the batch's work counts towards measuring the costs; where that
-    // is due now, the batch is planned again on the measured costs (not from the memo, whose
-    // plan was made on the estimates).
-    if let Some(&(ref costs, measured)) = count_if_estimated::<A, T>(costs, measured, shape) {
+    // Planned while a measurement is due: the batch's work counts towards it; where it is made
+    // now, the batch is planned again on the costs published (not from the memo, whose plan
+    // was made on the others).
+    if let Some(&(ref costs, measured)) = count_if_due::<A, T>(costs, measured, shape) {
         let plan = if narrow {
             plan_with(&costs.without_lanes_over(NARROW_SLOTS), measured, None)
         } else {

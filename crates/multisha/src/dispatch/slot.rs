@@ -85,17 +85,25 @@ pub struct Slot<A: Compression> {
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
     /// whether they were measured ([`costs`]).
     costs: Published<(Costs, bool)>,
+    /// The costs of the quieter of two measurements, the second made once the batch work has
+    /// doubled ([`costs_again`]): these plan every batch once published.
+    again: Published<(Costs, bool)>,
     /// The declared estimates, which plan every batch until the costs are measured
     /// ([`estimates`]).
     estimates: Published<Costs>,
     /// Nanoseconds of batch work planned on the estimates so far, as predicted one by one
     /// ([`batch_work`]): measuring waits until it makes the measurement cheap beside it.
     work: AtomicUsize,
+    /// Blocks of batch work planned on the first measurement so far ([`blocks_since_measured`]):
+    /// the second measurement waits for as much work again.
+    blocks_since: AtomicUsize,
     /// The installed single-message kernel's declared cost, stored with it
     /// ([`single_declared_cost`]).
     estimate: CostCell,
-    /// The plans of recent equal-length batches ([`plan_memo`]).
+    /// The plans of recent equal-length batches ([`plan_memo`]), made with `costs` (or the
+    /// estimates) and with `again`.
     plans: PlanMemo,
+    plans_again: PlanMemo,
     /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`](crate::kdf::chains::pbkdf2_chain_entry)): 0 one after the other, `k + 1` lane
     /// kernel `k`.
     chains: Published<u8>,
@@ -161,10 +169,13 @@ impl<A: Keyed> Slot<A> {
             lock: AtomicBool::new(false),
             ladder: Published::new(),
             costs: Published::new(),
+            again: Published::new(),
             estimates: Published::new(),
             work: AtomicUsize::new(0),
+            blocks_since: AtomicUsize::new(0),
             estimate: CostCell::new(),
             plans: PlanMemo::new(),
+            plans_again: PlanMemo::new(),
             chains: Published::new(),
             algorithm: PhantomData,
         }
@@ -526,9 +537,27 @@ pub(crate) fn single_declared_cost<A: Keyed>() -> Cost {
     A::slot().estimate.get()
 }
 
-/// Where the batch planner's costs of `A` are published once measured.
+/// Where the batch planner's costs of `A` are published once measured (the first
+/// measurement; with measuring off, the estimates).
 pub(crate) fn costs<A: Keyed>() -> &'static Published<(Costs, bool)> {
     &A::slot().costs
+}
+
+/// Where the costs of the quieter of `A`'s two measurements are published, once the second is
+/// made.
+pub(crate) fn costs_again<A: Keyed>() -> &'static Published<(Costs, bool)> {
+    &A::slot().again
+}
+
+/// The costs that plan `A`'s batches now, with whether they were measured: the quieter of two
+/// measurements, else the first (or, with measuring off, the estimates); `None` before.
+#[inline(always)]
+pub(crate) fn published_costs<A: Keyed>() -> Option<&'static (Costs, bool)> {
+    let slot = A::slot();
+    match slot.again.get_ref() {
+        Some(again) => Some(again),
+        None => slot.costs.get_ref(),
+    }
 }
 
 /// Where the declared estimates of `A`'s batch costs are kept once worked out.
@@ -541,10 +570,20 @@ pub(crate) fn batch_work<A: Keyed>() -> &'static AtomicUsize {
     &A::slot().work
 }
 
-/// The plans of `A`'s recent equal-length batches.
+/// The blocks of batch work `A` has planned on its first measurement so far.
+pub(crate) fn blocks_since_measured<A: Keyed>() -> &'static AtomicUsize {
+    &A::slot().blocks_since
+}
+
+/// The plans of `A`'s recent equal-length batches made with `costs` (a plan made with the
+/// first measurement is not reused once the second's costs plan).
 #[inline]
-pub(crate) fn plan_memo<A: Keyed>() -> &'static PlanMemo {
-    &A::slot().plans
+pub(crate) fn plan_memo<A: Keyed>(costs: &Costs) -> &'static PlanMemo {
+    let slot = A::slot();
+    match slot.again.get_ref() {
+        Some((again, _)) if core::ptr::eq(again, costs) => &slot.plans_again,
+        _ => &slot.plans,
+    }
 }
 
 /// Where the choice of what runs `A`'s PBKDF2 chains is published once made

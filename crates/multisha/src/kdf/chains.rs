@@ -153,7 +153,7 @@ pub(crate) fn chains_variant<A: Registered>() -> Option<&'static Variant> {
 #[cold]
 #[inline(never)]
 fn first_chains<A: Registered>(ladder: &Ladder<A>) -> u8 {
-    let estimated = match dispatch::costs::<A>().get_ref() {
+    let estimated = match dispatch::published_costs::<A>() {
         Some((costs, _)) => estimated(costs, ladder),
         None => estimated(&dispatch::estimated_costs::<A>(), ladder),
     };

@@ -43,6 +43,10 @@ pub struct BatchCosts {
     pub algorithm: Algorithm,
     /// Whether they were measured on this CPU (else estimated).
     pub measured: bool,
+    /// In how many windows they were measured: 0 (the estimates), 1, or 2 (a second
+    /// measurement once the batch work doubled, the quieter window's costs kept: a busy
+    /// neighbour on the same core slows lane kernels in phases).
+    pub measurements: u8,
     pub(crate) kernels: [Option<KernelCost>; MAX_ENTRIES],
 }
 
@@ -55,10 +59,10 @@ impl BatchCosts {
 
 impl fmt::Display for BatchCosts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let source = if self.measured {
-            "measured on this CPU"
-        } else {
-            "declared estimates"
+        let source = match (self.measured, self.measurements) {
+            (false, _) => "declared estimates",
+            (true, 2) => "measured on this CPU, the quieter of two windows",
+            (true, _) => "measured on this CPU",
         };
         write!(f, "{} batch costs ({source}):", self.algorithm)?;
         for kernel in self.kernels() {
