@@ -11,9 +11,9 @@
 //! second measurement is made ([`account_blocks`], [`measure_again`]) and each kernel keeps
 //! its cost from the window where it ran faster ([`quieter`]): a neighbour on the same core
 //! comes and goes, and a measurement made while it was busy would plan the process's every
-//! batch as if it always were. Before the first, the estimates themselves are worked out only once the
-//! batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]):
-//! until then batches go one by one ([`estimates_for`]).
+//! batch as if it always were. Before the first, the estimates themselves are worked out only
+//! once the batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch
+//! [`ESTIMATES_FOR_BATCH_NS`]): until then batches go one by one ([`estimates_for`]).
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what
 //! the executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of
@@ -264,12 +264,12 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
 /// hundreds of milliseconds (on an Intel Xeon of 2 vCPUs, two SHA-256 SHA-NI lanes ran 2 x 4 KiB
 /// at 0.76 of one by one's time in quiet phases and 0.85-1.05 in busy ones, from one 10 ms to
 /// the next, quiet about half the time), and a 2 ms measurement made in a busy one plans the
-/// process's every batch as if the lanes were always that slow: SHA-256 2-8 x 4 KiB went one by
-/// one in most of a grid's processes and ran 1.08-1.28 times slower than on two lanes. Two
-/// windows as far apart as the process's batch work takes, the quieter kept, leave a busy one
-/// in every process only where the neighbour is busy most of the time, when planning for it is
-/// right. (On that machine, 2-9 SHA-256 messages of 4 and 16 KiB: 1.08-1.34 times the
-/// fastest way in the grids of a busy hour with one measurement, 0.996-1.025 with two.)
+/// process's every batch as if the lanes were always that slow: SHA-256 2-9 messages of 4 and
+/// 16 KiB went one by one in most of a grid's processes in a busy hour, 1.08-1.34 times the
+/// two lanes' time (`regret --processes 9`), and 0.996-1.025 with two windows. Two windows as
+/// far apart as the process's batch work takes, each kernel's quieter one kept, leave a busy
+/// measurement only where the neighbour is busy most of the time, when planning for it is
+/// right.
 #[cold]
 #[inline(never)]
 pub(crate) fn measure_again<A: Registered>() -> Option<&'static (Costs, bool)> {

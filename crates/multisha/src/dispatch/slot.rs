@@ -85,8 +85,9 @@ pub struct Slot<A: Compression> {
     /// The batch planner's costs once measured (or, with measuring off, estimated), with
     /// whether they were measured ([`costs`]).
     costs: Published<(Costs, bool)>,
-    /// The costs of the quieter of two measurements, the second made once the batch work has
-    /// doubled ([`costs_again`]): these plan every batch once published.
+    /// Each kernel's cost from the quieter of two measurements, the second made once the batch
+    /// work has doubled ([`costs_again`]): these plan every batch once published (with
+    /// measuring off, the estimates again).
     again: Published<(Costs, bool)>,
     /// The declared estimates, which plan every batch until the costs are measured
     /// ([`estimates`]).
@@ -100,9 +101,10 @@ pub struct Slot<A: Compression> {
     /// The installed single-message kernel's declared cost, stored with it
     /// ([`single_declared_cost`]).
     estimate: CostCell,
-    /// The plans of recent equal-length batches ([`plan_memo`]), made with `costs` (or the
-    /// estimates) and with `again`.
+    /// The plans of recent equal-length batches made with `costs` or the estimates
+    /// ([`plan_memo`]).
     plans: PlanMemo,
+    /// The plans of recent equal-length batches made with `again` ([`plan_memo`]).
     plans_again: PlanMemo,
     /// Which runs PBKDF2's chains ([`pbkdf2_chain_entry`](crate::kdf::chains::pbkdf2_chain_entry)): 0 one after the other, `k + 1` lane
     /// kernel `k`.
@@ -543,14 +545,15 @@ pub(crate) fn costs<A: Keyed>() -> &'static Published<(Costs, bool)> {
     &A::slot().costs
 }
 
-/// Where the costs of the quieter of `A`'s two measurements are published, once the second is
-/// made.
+/// Where each kernel's cost from the quieter of `A`'s two measurements is published, once the
+/// second is made (with measuring off, the estimates).
 pub(crate) fn costs_again<A: Keyed>() -> &'static Published<(Costs, bool)> {
     &A::slot().again
 }
 
-/// The costs that plan `A`'s batches now, with whether they were measured: the quieter of two
-/// measurements, else the first (or, with measuring off, the estimates); `None` before.
+/// The costs that plan `A`'s batches now, with whether they were measured: those of two
+/// measurements ([`costs_again`]), else the first (or, with measuring off, the estimates);
+/// `None` before.
 #[inline(always)]
 pub(crate) fn published_costs<A: Keyed>() -> Option<&'static (Costs, bool)> {
     let slot = A::slot();
