@@ -1,6 +1,6 @@
 //! The batch planner's costs: planned on the declared estimates until the process's batch work
 //! makes measuring cheap beside it, then measured (and once more when the work has doubled,
-//! the quieter window's costs kept), once per process even when sixteen threads
+//! each kernel's quieter window kept), once per process even when sixteen threads
 //! ask at once; never blocking a caller for long; the declared estimates for good with
 //! `MULTISHA_CALIBRATE=0` (or `off`, ...). Each test runs in a process of its own (this binary
 //! re-runs itself), since the costs are measured once per process.
@@ -102,8 +102,8 @@ fn measured_once_the_batch_work_pays() {
     for (message, digest) in large.iter().zip(&digests).step_by(9) {
         assert_eq!(*digest, multisha::sha256(message));
     }
-    // Once the batch work doubles, measured again, the quieter window's costs kept: a batch
-    // counts at most one measurement's worth, so not in the batch that measured first.
+    // Once the batch work doubles, measured again, each kernel's cost from its quieter window
+    // kept: the batch that measured first does not count towards the second.
     if planned {
         assert_eq!(batch_costs(Algorithm::Sha256).measurements, 1);
         let mut more = 0;

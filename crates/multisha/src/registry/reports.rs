@@ -44,8 +44,8 @@ pub struct BatchCosts {
     /// Whether they were measured on this CPU (else estimated).
     pub measured: bool,
     /// In how many windows they were measured: 0 (the estimates), 1, or 2 (a second
-    /// measurement once the batch work doubled, the quieter window's costs kept: a busy
-    /// neighbour on the same core slows lane kernels in phases).
+    /// measurement once the batch work doubled, each kernel's cost from the window where it ran
+    /// faster: a busy neighbour on the same core slows lane kernels in phases).
     pub measurements: u8,
     pub(crate) kernels: [Option<KernelCost>; MAX_ENTRIES],
 }
