@@ -190,7 +190,7 @@ pub(crate) fn account<A: Registered>(work_ns: f32) -> Option<&'static (Costs, bo
     if before.saturating_add(work) < due {
         return None;
     }
-    measure_due::<A>(true)
+    measure_now::<A>()
 }
 
 /// Counts `blocks` (a batch planned on the first measurement, whose single-message kernel
@@ -212,18 +212,7 @@ pub(crate) fn account_blocks<A: Registered>(
     if (after as f32) * step < (BUDGET_NS * WORK_PER_MEASUREMENT as usize) as f32 {
         return None;
     }
-    measure_due::<A>(false)
-}
-
-/// The measurement [`account`] (the `first`) or [`account_blocks`] (the second) found due.
-#[cold]
-#[inline(never)]
-fn measure_due<A: Registered>(first: bool) -> Option<&'static (Costs, bool)> {
-    if first {
-        measure_now::<A>()
-    } else {
-        measure_again::<A>()
-    }
+    measure_again::<A>()
 }
 
 /// Whether a measurement of `A`'s costs is still due: the first (nothing published yet; with
