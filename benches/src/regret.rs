@@ -21,6 +21,19 @@ use std::time::{Duration, Instant};
 /// first, 1.025 with 50 us, 1.017 with 100 us.
 const WARM_UP: Duration = Duration::from_micros(100);
 
+/// The warm-up where the dispatched call takes [`LONG_CALL_NS`] or more: each way timed
+/// after milliseconds of its own calls, past the shadow of the way before. On an Intel Xeon
+/// (Emerald Rapids) the core ran a scalar chain 0.5-0.9% slower for about 1.5 ms after 3 ms of
+/// SHA-1 `avx512-x32`. With [`WARM_UP`], 24 SHA-1 messages of 16 KiB read `avx512-x32` 1-6%
+/// faster than `avx512-x16` (regret 1.04-1.06 at 24 and 64 x 4 and 16 KiB); with 5 ms, 1%
+/// slower, as each alone in its own process was (83.7-84.4 us against 82.8-83.3); with this,
+/// those cells read 1.000-1.001. Only on long calls, where it was seen: on every shape it
+/// would make a nine-process grid take about 7 minutes (3 with this, 1 without).
+const WARM_UP_LONG: Duration = Duration::from_millis(2);
+
+/// The dispatched call's time from which a shape's ways warm up for [`WARM_UP_LONG`].
+const LONG_CALL_NS: f64 = 10_000.0;
+
 /// One batch shape of the grid: its label and its message lengths.
 #[derive(Debug, Clone)]
 pub struct RegretShape {
@@ -220,19 +233,24 @@ fn measure<H: HashFunction>(
         // Calls per sample from a run of a tenth of a sample at least: timed from one call,
         // a way whose first call met a cold cache or vector unit got a short sample, in which
         // that start weighed on every round.
-        let iterations: Vec<usize> = ways
+        let (iterations, each): (Vec<usize>, Vec<f64>) = ways
             .iter()
             .map(|(_, way)| {
                 let mut calls = 1;
                 loop {
                     let each = time(way, &mut out, calls).max(1.0);
                     if each * calls as f64 >= sample_ns / 10.0 || calls >= 1 << 20 {
-                        break ((sample_ns / each).ceil() as usize).clamp(1, 1 << 20);
+                        break (((sample_ns / each).ceil() as usize).clamp(1, 1 << 20), each);
                     }
                     calls *= 2;
                 }
             })
-            .collect();
+            .unzip();
+        let warm_up = if each[0] >= LONG_CALL_NS {
+            WARM_UP_LONG
+        } else {
+            WARM_UP
+        };
         let mut samples = vec![Vec::with_capacity(rounds); ways.len()];
         let mut order: Vec<usize> = (0..ways.len()).collect();
         let mut shuffle = 0x2545_f491_4f6c_dd1du64 ^ shape.lengths.len() as u64;
@@ -253,10 +271,11 @@ fn measure<H: HashFunction>(
                 // regret was about 1% higher on the grid's average cell, and the 64 and 300
                 // mixed batches (all on the pinned kernel's lanes) 1.03-1.07 for 1.02-1.05.
                 // One call was not enough where a call is short beside the vector units'
-                // warm-up ([`WARM_UP`]).
+                // warm-up ([`WARM_UP`]), or where the way before cast a longer shadow
+                // ([`WARM_UP_LONG`]).
                 let warming = Instant::now();
                 (ways[i].1)(&messages, &mut out);
-                while warming.elapsed() < WARM_UP {
+                while warming.elapsed() < warm_up {
                     (ways[i].1)(&messages, &mut out);
                 }
                 samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
