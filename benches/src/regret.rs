@@ -7,6 +7,13 @@
 //! instructions, not the vector lanes), so each way's fastest round could come from a
 //! different moment; rounds side by side compare the ways under the same conditions. Each
 //! sample follows an untimed call of its own way, so no way is timed cold after another.
+//!
+//! A round takes one sample of every way of every shape, so each shape's rounds are spread
+//! over the whole grid. Timed shape after shape, a shape's rounds all fell within some tens of
+//! milliseconds, inside one phase of a neighbour that came and went in phases of 10-200 ms:
+//! on an Intel Xeon (Emerald Rapids) 9 SHA-1 messages of 0-1 KiB read the plan on lanes
+//! 0.92 of one by one in quiet phases and 1.07 in busy ones, and the median of nine processes
+//! was whichever phase most of them met.
 
 use crate::timing::Stat;
 use multisha::HashFunction;
@@ -33,6 +40,9 @@ const WARM_UP_LONG: Duration = Duration::from_millis(2);
 
 /// The dispatched call's time from which a shape's ways warm up for [`WARM_UP_LONG`].
 const LONG_CALL_NS: f64 = 10_000.0;
+
+/// How long the grid waits at most for the planner's second measurement before its rounds.
+const SETTLE_AT_MOST: Duration = Duration::from_secs(2);
 
 /// One batch shape of the grid: its label and its message lengths.
 #[derive(Debug, Clone)]
@@ -201,86 +211,33 @@ fn measure<H: HashFunction>(
             .map(|_| next(&mut seed) as u8)
             .collect()
     };
+    // Every shape made ready first (its messages checked against the dispatched function, its
+    // calls per sample and its warm-up), then timed in rounds over the whole grid.
+    let mut cells: Vec<Cell<'_, H>> = shapes
+        .iter()
+        .map(|shape| Cell::new(shape, &data, &ways, rounds, sample_ns))
+        .collect();
+    // The planner's second measurement (due once the batch work planned on the first takes
+    // as long again) made before the rounds, so that every round runs the plans the grid
+    // reports, as in a program that has batched for a while; the largest shape's calls make
+    // it due soonest. Skipped where measuring is off (no measurement) or done.
+    if let Some(largest) = cells.iter().max_by(|a, b| a.each[0].total_cmp(&b.each[0])) {
+        let settling = Instant::now();
+        let mut out = vec![H::ZERO; largest.messages.len()];
+        while multisha::engine::batch_costs(H::algorithm()).measurements == 1
+            && settling.elapsed() < SETTLE_AT_MOST
+        {
+            (ways[0].1)(&largest.messages, &mut out);
+        }
+    }
+    for _ in 0..rounds {
+        for cell in &mut cells {
+            cell.round(&ways);
+        }
+    }
     let mut rows = Vec::new();
-    for shape in shapes {
-        // Each message its own bytes: offsets that differ.
-        let messages: Vec<&[u8]> = shape
-            .lengths
-            .iter()
-            .enumerate()
-            .map(|(i, &len)| &data[(i * 61) % 4096..][..len])
-            .collect();
-        let mut want = vec![H::ZERO; messages.len()];
-        let mut out = vec![H::ZERO; messages.len()];
-        for (i, (name, way)) in ways.iter().enumerate() {
-            way(&messages, &mut out);
-            if i == 0 {
-                want.clone_from(&out);
-            }
-            assert!(
-                out == want,
-                "{name} disagrees with the dispatched function on {}",
-                shape.label
-            );
-        }
-        let time = |way: &Way<H>, out: &mut [H::Digest], iterations: usize| {
-            let start = Instant::now();
-            for _ in 0..iterations {
-                way(&messages, out);
-            }
-            start.elapsed().as_nanos() as f64 / iterations as f64
-        };
-        // Calls per sample from a run of a tenth of a sample at least: timed from one call,
-        // a way whose first call met a cold cache or vector unit got a short sample, in which
-        // that start weighed on every round.
-        let (iterations, each): (Vec<usize>, Vec<f64>) = ways
-            .iter()
-            .map(|(_, way)| {
-                let mut calls = 1;
-                loop {
-                    let each = time(way, &mut out, calls).max(1.0);
-                    if each * calls as f64 >= sample_ns / 10.0 || calls >= 1 << 20 {
-                        break (((sample_ns / each).ceil() as usize).clamp(1, 1 << 20), each);
-                    }
-                    calls *= 2;
-                }
-            })
-            .unzip();
-        let warm_up = if each[0] >= LONG_CALL_NS {
-            WARM_UP_LONG
-        } else {
-            WARM_UP
-        };
-        let mut samples = vec![Vec::with_capacity(rounds); ways.len()];
-        let mut order: Vec<usize> = (0..ways.len()).collect();
-        let mut shuffle = 0x2545_f491_4f6c_dd1du64 ^ shape.lengths.len() as u64;
-        for _ in 0..rounds {
-            // A new order every round (Fisher-Yates), so no way follows the same way in most
-            // rounds. A fixed rotation put the dispatched way after one by one in every round,
-            // the only way on the AVX-512 lanes that followed one without them: on an Intel
-            // Xeon, 64 SHA-256 messages of 32 B under `MULTISHA_CPU=-sha` then took 1.05-1.07
-            // times the same plan pinned in some processes, a regret that planning did not cause.
-            for k in (1..order.len()).rev() {
-                order.swap(k, (next(&mut shuffle) % (k as u64 + 1)) as usize);
-            }
-            for &i in &order {
-                // Untimed, so no sample starts cold: a way may follow one by one, which on a
-                // large batch runs for milliseconds without the vector units. On an Intel Xeon
-                // a 16-message AVX-512 batch took 2.5-4.5 us after 3 ms without AVX-512, 1 us
-                // warm; without this call, under `MULTISHA_CPU=-sha` the dispatched way's
-                // regret was about 1% higher on the grid's average cell, and the 64 and 300
-                // mixed batches (all on the pinned kernel's lanes) 1.03-1.07 for 1.02-1.05.
-                // One call was not enough where a call is short beside the vector units'
-                // warm-up ([`WARM_UP`]), or where the way before cast a longer shadow
-                // ([`WARM_UP_LONG`]).
-                let warming = Instant::now();
-                (ways[i].1)(&messages, &mut out);
-                while warming.elapsed() < warm_up {
-                    (ways[i].1)(&messages, &mut out);
-                }
-                samples[i].push(time(&ways[i].1, &mut out, iterations[i]));
-            }
-        }
+    for (shape, cell) in shapes.iter().zip(&cells) {
+        let samples = &cell.samples;
         let typical: Vec<f64> = samples.iter().map(|s| Stat::of(s.clone()).median).collect();
         let (best, &best_ns) = typical
             .iter()
@@ -324,4 +281,131 @@ fn measure<H: HashFunction>(
         });
     }
     rows
+}
+
+/// One shape of the grid as it is timed: its messages, each way's calls per sample, its
+/// warm-up, and the samples so far.
+struct Cell<'a, H: HashFunction> {
+    messages: Vec<&'a [u8]>,
+    out: Vec<H::Digest>,
+    /// Per way: calls per sample.
+    iterations: Vec<usize>,
+    /// Per way: the time of one call, from the run that set `iterations`.
+    each: Vec<f64>,
+    warm_up: Duration,
+    /// The order of the ways, shuffled every round, and the shuffle's state.
+    order: Vec<usize>,
+    shuffle: u64,
+    /// Per way: one sample per round.
+    samples: Vec<Vec<f64>>,
+}
+
+impl<'a, H: HashFunction> Cell<'a, H> {
+    /// `shape`'s messages (bytes of `data`), checked through every way against the dispatched
+    /// function, and each way's calls per sample of at least `sample_ns`.
+    fn new(
+        shape: &RegretShape,
+        data: &'a [u8],
+        ways: &[(String, Way<H>)],
+        rounds: usize,
+        sample_ns: f64,
+    ) -> Self {
+        // Each message its own bytes: offsets that differ.
+        let messages: Vec<&[u8]> = shape
+            .lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| &data[(i * 61) % 4096..][..len])
+            .collect();
+        let mut want = vec![H::ZERO; messages.len()];
+        let mut out = vec![H::ZERO; messages.len()];
+        for (i, (name, way)) in ways.iter().enumerate() {
+            way(&messages, &mut out);
+            if i == 0 {
+                want.clone_from(&out);
+            }
+            assert!(
+                out == want,
+                "{name} disagrees with the dispatched function on {}",
+                shape.label
+            );
+        }
+        // Calls per sample from a run of a tenth of a sample at least: timed from one call,
+        // a way whose first call met a cold cache or vector unit got a short sample, in which
+        // that start weighed on every round.
+        let (iterations, each): (Vec<usize>, Vec<f64>) = ways
+            .iter()
+            .map(|(_, way)| {
+                let mut calls = 1;
+                loop {
+                    let each = time::<H>(way, &messages, &mut out, calls).max(1.0);
+                    if each * calls as f64 >= sample_ns / 10.0 || calls >= 1 << 20 {
+                        break (((sample_ns / each).ceil() as usize).clamp(1, 1 << 20), each);
+                    }
+                    calls *= 2;
+                }
+            })
+            .unzip();
+        let warm_up = if each[0] >= LONG_CALL_NS {
+            WARM_UP_LONG
+        } else {
+            WARM_UP
+        };
+        Cell {
+            messages,
+            out,
+            iterations,
+            each,
+            warm_up,
+            order: (0..ways.len()).collect(),
+            shuffle: 0x2545_f491_4f6c_dd1du64 ^ shape.lengths.len() as u64,
+            samples: vec![Vec::with_capacity(rounds); ways.len()],
+        }
+    }
+
+    /// One sample of every way, in a new order.
+    fn round(&mut self, ways: &[(String, Way<H>)]) {
+        // A new order every round (Fisher-Yates), so no way follows the same way in most
+        // rounds. A fixed rotation put the dispatched way after one by one in every round,
+        // the only way on the AVX-512 lanes that followed one without them: on an Intel
+        // Xeon, 64 SHA-256 messages of 32 B under `MULTISHA_CPU=-sha` then took 1.05-1.07
+        // times the same plan pinned in some processes, a regret that planning did not cause.
+        for k in (1..self.order.len()).rev() {
+            self.order
+                .swap(k, (next(&mut self.shuffle) % (k as u64 + 1)) as usize);
+        }
+        for &i in &self.order {
+            // Untimed, so no sample starts cold: a way may follow one by one, which on a
+            // large batch runs for milliseconds without the vector units. On an Intel Xeon
+            // a 16-message AVX-512 batch took 2.5-4.5 us after 3 ms without AVX-512, 1 us
+            // warm; without this call, under `MULTISHA_CPU=-sha` the dispatched way's
+            // regret was about 1% higher on the grid's average cell, and the 64 and 300
+            // mixed batches (all on the pinned kernel's lanes) 1.03-1.07 for 1.02-1.05.
+            // One call was not enough where a call is short beside the vector units'
+            // warm-up ([`WARM_UP`]), or where the way before cast a longer shadow
+            // ([`WARM_UP_LONG`]).
+            let way = &ways[i].1;
+            let warming = Instant::now();
+            way(&self.messages, &mut self.out);
+            while warming.elapsed() < self.warm_up {
+                way(&self.messages, &mut self.out);
+            }
+            let sample = time::<H>(way, &self.messages, &mut self.out, self.iterations[i]);
+            self.samples[i].push(sample);
+        }
+    }
+}
+
+/// Nanoseconds per call of `way` on `messages`, over `iterations` calls.
+fn time<H: HashFunction>(
+    way: &Way<H>,
+    messages: &[&[u8]],
+    out: &mut [H::Digest],
+    iterations: usize,
+) -> f64 {
+    let start = Instant::now();
+    for _ in 0..iterations {
+        way(messages, out);
+    }
+    start.elapsed().as_nanos() as f64 / iterations as f64
 }
