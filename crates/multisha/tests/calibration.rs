@@ -90,7 +90,10 @@ fn measured_once_the_batch_work_pays() {
         && batch_costs(Algorithm::Sha256).kernels().count() > 1;
     let large: Vec<&[u8]> = (0..64).map(|i| &data[i..][..1 << 20]).collect();
     let mut batches = 0;
+    // When the batch that measured began: before the first measurement.
+    let mut measuring_batch = Instant::now();
     while batches < 8 && !batch_costs(Algorithm::Sha256).measured {
+        measuring_batch = Instant::now();
         multisha::sha256_many(&large, &mut digests);
         batches += 1;
     }
@@ -102,12 +105,13 @@ fn measured_once_the_batch_work_pays() {
     for (message, digest) in large.iter().zip(&digests).step_by(9) {
         assert_eq!(*digest, multisha::sha256(message));
     }
-    // Once the batch work doubles, measured again, each kernel's cost from its quieter window
-    // kept: the batch that measured first does not count towards the second.
+    // Once the batch work doubles, and a quarter of a second after the first, measured again,
+    // each kernel's cost from its quieter window kept: the batch that measured first does not
+    // count towards the second, and the work counted too soon is counted again.
     if planned {
         assert_eq!(batch_costs(Algorithm::Sha256).measurements, 1);
         let mut more = 0;
-        while more < 8 && batch_costs(Algorithm::Sha256).measurements < 2 {
+        while more < 64 && batch_costs(Algorithm::Sha256).measurements < 2 {
             multisha::sha256_many(&large, &mut digests);
             more += 1;
         }
@@ -115,6 +119,11 @@ fn measured_once_the_batch_work_pays() {
         assert!(
             costs.measured && costs.measurements == 2,
             "after {more} more: {costs}"
+        );
+        assert!(
+            measuring_batch.elapsed() >= Duration::from_millis(250),
+            "the two windows {:?} apart at most",
+            measuring_batch.elapsed()
         );
         assert!(costs.to_string().contains("the quieter of two windows"));
         for (message, digest) in large.iter().zip(&digests).step_by(9) {

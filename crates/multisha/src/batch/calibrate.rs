@@ -7,11 +7,12 @@
 //! predicted time one by one ([`account`]); when the count, this batch's included, reaches
 //! [`WORK_PER_MEASUREMENT`] times the budget (100 ms), the batch's caller measures, before its
 //! batch is planned again with the measured costs. [`measure_now`] measures on request
-//! (`engine::calibrate`). Once the batch work planned on those costs takes as long again, a
-//! second measurement is made ([`account_blocks`], [`measure_again`]) and each kernel keeps
-//! its cost from the window where it ran faster ([`quieter`]): a neighbour on the same core
-//! comes and goes, and a measurement made while it was busy would plan the process's every
-//! batch as if it always were. Before the first, the estimates themselves are worked out only
+//! (`engine::calibrate`). Once the batch work planned on those costs takes as long again, and
+//! at least [`WINDOWS_APART_MS`] after the first, a second measurement is made
+//! ([`account_blocks`], [`measure_again`]) and each kernel keeps its cost from the window
+//! where it ran faster ([`quieter`]): a neighbour on the same core comes and goes, and a
+//! measurement made while it was busy would plan the process's every batch as if it always
+//! were. Before the first, the estimates themselves are worked out only
 //! once the batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch
 //! [`ESTIMATES_FOR_BATCH_NS`]): until then batches go one by one ([`estimates_for`]).
 //!
@@ -195,7 +196,8 @@ pub(crate) fn account<A: Registered>(work_ns: f32) -> Option<&'static (Costs, bo
 
 /// Counts `blocks` (a batch planned on the first measurement, whose single-message kernel
 /// takes `step` ns a block) towards `A`'s second measurement, and makes it once the blocks
-/// counted take as long one by one as the work that was due for the first: then the costs
+/// counted take as long one by one as the work that was due for the first (and the first is
+/// [`WINDOWS_APART_MS`] old; else the count starts again): then the costs
 /// that plan from now on (`None` before, or while another thread measures). Every batch
 /// counts until then, so this is a few instructions: blocks, not the predicted time (the
 /// call and the arithmetic were 2% of 13 x 32 B SHA-1 on `avx512-x16`), with a load and a
@@ -239,6 +241,7 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
         let estimated = dispatch::estimated_costs::<A>();
         let measured = measure::<A::Main>(&dispatch::ladder::<A>(), estimated);
         claim.publish((measured, true));
+        dispatch::first_measured_at::<A>().store(clock_ms().saturating_add(1), Ordering::Relaxed);
         return cell.get_ref();
     }
     None
@@ -256,9 +259,10 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
 /// process's every batch as if the lanes were always that slow: SHA-256 2-9 messages of 4 and
 /// 16 KiB went one by one in most of a grid's processes in a busy hour, 1.08-1.34 times the
 /// two lanes' time (`regret --processes 9`), and 0.996-1.025 with two windows. Two windows as
-/// far apart as the process's batch work takes, each kernel's quieter one kept, leave a busy
-/// measurement only where the neighbour is busy most of the time, when planning for it is
-/// right.
+/// far apart as the process's batch work takes, and at least [`WINDOWS_APART_MS`], each
+/// kernel's quieter one kept, leave a busy measurement only where the neighbour is busy most
+/// of the time, when planning for it is right. Asked too soon after the first, it starts the
+/// count of blocks again and returns `None`.
 #[cold]
 #[inline(never)]
 pub(crate) fn measure_again<A: Registered>() -> Option<&'static (Costs, bool)> {
@@ -268,6 +272,12 @@ pub(crate) fn measure_again<A: Registered>() -> Option<&'static (Costs, bool)> {
     }
     #[cfg(feature = "std")]
     if let Some(&(first, true)) = dispatch::costs::<A>().get_ref() {
+        let at = dispatch::first_measured_at::<A>().load(Ordering::Relaxed);
+        if at != 0 && clock_ms().saturating_sub(at - 1) < WINDOWS_APART_MS {
+            // Likely the same phase of the neighbour as the first: the work counted again.
+            dispatch::blocks_since_measured::<A>().store(0, Ordering::Relaxed);
+            return None;
+        }
         let claim = cell.claim()?;
         let estimated = dispatch::estimated_costs::<A>();
         let second = measure::<A::Main>(&dispatch::ladder::<A>(), estimated);
@@ -275,6 +285,24 @@ pub(crate) fn measure_again<A: Registered>() -> Option<&'static (Costs, bool)> {
         return cell.get_ref();
     }
     None
+}
+
+/// The second measurement waits at least this long after the first, in milliseconds, as
+/// well as for the work: a process that batches without pause does the work in about 30 ms,
+/// within one phase of a neighbour that comes and goes in phases of 10-200 ms (an Intel Xeon
+/// of 2 vCPUs), and two windows in one busy phase are no better than one.
+#[cfg(feature = "std")]
+const WINDOWS_APART_MS: usize = 250;
+
+/// Milliseconds since the calibration's clock started (its first reading in the process).
+#[cfg(feature = "std")]
+fn clock_ms() -> usize {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let ms = START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_millis();
+    usize::try_from(ms).unwrap_or(usize::MAX)
 }
 
 /// Of two measurements of the same kernels, each kernel's cost from the window where its

@@ -9,11 +9,11 @@ mod ladder;
 mod slot;
 
 pub(crate) use ladder::Ladder;
-#[cfg(feature = "std")]
-pub(crate) use slot::install_one_block_alternative;
 pub(crate) use slot::{
     Keyed, Slot, batch_work, blocks_since_measured, chains, costs, costs_again, current,
     estimated_costs, estimates, installed, installed_one_block, ladder, pinned_many, plan_memo,
     published_costs, single_choice, single_declared_cost, single_entries, single_variant,
     with_ladder,
 };
+#[cfg(feature = "std")]
+pub(crate) use slot::{first_measured_at, install_one_block_alternative};

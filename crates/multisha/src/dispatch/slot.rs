@@ -98,6 +98,10 @@ pub struct Slot<A: Compression> {
     /// Blocks of batch work planned on the first measurement so far ([`blocks_since_measured`]):
     /// the second measurement waits for as much work again.
     blocks_since: AtomicUsize,
+    /// When the first measurement was published, in milliseconds of the calibration's clock
+    /// plus one; 0 before ([`first_measured_at`]).
+    #[cfg(feature = "std")]
+    first_at: AtomicUsize,
     /// The installed single-message kernel's declared cost, stored with it
     /// ([`single_declared_cost`]).
     estimate: CostCell,
@@ -175,6 +179,8 @@ impl<A: Keyed> Slot<A> {
             estimates: Published::new(),
             work: AtomicUsize::new(0),
             blocks_since: AtomicUsize::new(0),
+            #[cfg(feature = "std")]
+            first_at: AtomicUsize::new(0),
             estimate: CostCell::new(),
             plans: PlanMemo::new(),
             plans_again: PlanMemo::new(),
@@ -576,6 +582,13 @@ pub(crate) fn batch_work<A: Keyed>() -> &'static AtomicUsize {
 /// The blocks of batch work `A` has planned on its first measurement so far.
 pub(crate) fn blocks_since_measured<A: Keyed>() -> &'static AtomicUsize {
     &A::slot().blocks_since
+}
+
+/// When `A`'s first measurement was published: milliseconds of the calibration's clock plus
+/// one, 0 before.
+#[cfg(feature = "std")]
+pub(crate) fn first_measured_at<A: Keyed>() -> &'static AtomicUsize {
+    &A::slot().first_at
 }
 
 /// The plans of `A`'s recent equal-length batches made with `costs` (a plan made with the
