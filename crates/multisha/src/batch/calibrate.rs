@@ -240,8 +240,9 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
         let claim = cell.claim()?;
         let estimated = dispatch::estimated_costs::<A>();
         let measured = measure::<A::Main>(&dispatch::ladder::<A>(), estimated);
-        claim.publish((measured, true));
+        // Before it is published: a thread that sees the costs sees when they were measured.
         dispatch::first_measured_at::<A>().store(clock_ms().saturating_add(1), Ordering::Relaxed);
+        claim.publish((measured, true));
         return cell.get_ref();
     }
     None
