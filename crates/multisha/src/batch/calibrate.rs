@@ -12,9 +12,9 @@
 //! ([`account_blocks`], [`measure_again`]) and each kernel keeps its cost from the window
 //! where it ran faster ([`quieter`]): a neighbour on the same core comes and goes, and a
 //! measurement made while it was busy would plan the process's every batch as if it always
-//! were. Before the first, the estimates themselves are worked out only
-//! once the batch work reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch
-//! [`ESTIMATES_FOR_BATCH_NS`]): until then batches go one by one ([`estimates_for`]).
+//! were. Before the first, the estimates themselves are worked out only once the batch work
+//! reaches [`ESTIMATES_FOR_WORK_NS`] (or one batch [`ESTIMATES_FOR_BATCH_NS`]): until then
+//! batches go one by one ([`estimates_for`]).
 //!
 //! Each kernel runs small batches through the executor itself (so the costs include what
 //! the executor adds: padding, digests, the lanes' set-up and wipe): a lane-full of
@@ -197,12 +197,12 @@ pub(crate) fn account<A: Registered>(work_ns: f32) -> Option<&'static (Costs, bo
 /// Counts `blocks` (a batch planned on the first measurement, whose single-message kernel
 /// takes `step` ns a block) towards `A`'s second measurement, and makes it once the blocks
 /// counted take as long one by one as the work that was due for the first (and the first is
-/// [`WINDOWS_APART_MS`] old; else the count starts again): then the costs
-/// that plan from now on (`None` before, or while another thread measures). Every batch
-/// counts until then, so this is a few instructions: blocks, not the predicted time (the
-/// call and the arithmetic were 2% of 13 x 32 B SHA-1 on `avx512-x16`), with a load and a
-/// store, not an atomic add (threads that count at once may lose each other's blocks, which
-/// only puts the measurement off).
+/// [`WINDOWS_APART_MS`] old; else the count starts again): then the costs that plan from now
+/// on (`None` before, or while another thread measures). Every batch counts until then, so
+/// this is a few instructions: blocks, not the predicted time (the call and the arithmetic
+/// were 2% of 13 x 32 B SHA-1 on `avx512-x16`), with a load and a store, not an atomic add
+/// (threads that count at once may lose each other's blocks, which only puts the measurement
+/// off).
 #[inline(always)]
 pub(crate) fn account_blocks<A: Registered>(
     blocks: usize,

@@ -15,9 +15,10 @@ pub fn batch_costs(algorithm: Algorithm) -> BatchCosts {
 /// the planner uses from now on (FFTW's "measure on request"): for a program that batches
 /// from its start, or an auditor. Takes up to 2 ms, once per process (once the batch work
 /// planned on these costs takes as long again as the work that makes a measurement due, and
-/// at least 250 ms later, a second measurement in another window refines them: each kernel's cost from the window where
-/// it ran faster). Returns the estimates where measuring is off (`MULTISHA_CALIBRATE=0`, a
-/// build without `std`) or while another thread is measuring (nobody waits for it).
+/// at least 250 ms later, a second measurement in another window refines them: each kernel's
+/// cost from the window where it ran faster). Returns the estimates where measuring is off
+/// (`MULTISHA_CALIBRATE=0`, a build without `std`) or while another thread is measuring
+/// (nobody waits for it).
 pub fn calibrate(algorithm: Algorithm) -> BatchCosts {
     dispatcher(algorithm).calibrate()
 }
