@@ -27,13 +27,14 @@
 //! Costs measured in a window or two cannot follow a busy neighbour from one moment to the
 //! next (the second window, each kernel's faster of the two kept, only makes a process that
 //! measured in a busy phase rarer): on a shared Intel Xeon, two interleaved SHA-NI streams
-//! took 0.7 to 1.05 times one by one's time from one 2 ms interval to the next; on a shared AMD Zen 4 VM, four interleaved
-//! SHA-1 SHA-NI streams ran a step in 45-50 ns in quiet phases and 75-105 ns in busy ones that
-//! lasted seconds (two streams slowed by 5-10%), so a process that measured in a busy phase
-//! plans its SHA-1 batches on two streams. Where two plans are that close, either can be the
-//! slower a moment later; [`LANES_MARGIN`] keeps lanes from winning on a predicted gain
-//! smaller than the model's error, and [`WIDER_MARGIN`] keeps a wider lane kernel from
-//! winning so over a narrower one ([`WIDEST_MARGIN`] on more than 16 lanes).
+//! took 0.7 to 1.05 times one by one's time from one 2 ms interval to the next; on a shared
+//! AMD Zen 4 VM, four interleaved SHA-1 SHA-NI streams ran a step in 45-50 ns in quiet phases
+//! and 75-105 ns in busy ones that lasted seconds (two streams slowed by 5-10%), so a process
+//! that measured in a busy phase plans its SHA-1 batches on two streams. Where two plans are
+//! that close, either can be the slower a moment later; [`LANES_MARGIN`] keeps lanes from
+//! winning on a predicted gain smaller than the model's error, and [`WIDER_MARGIN`] keeps a
+//! wider lane kernel from winning so over a narrower one ([`WIDEST_MARGIN`] on more than 16
+//! lanes).
 //!
 //! # The search
 //! See [`search`] for the candidates and the predictions, and [`PLANNING_SHARE`] for the

@@ -241,7 +241,7 @@ pub(crate) fn measure_now<A: Registered>() -> Option<&'static (Costs, bool)> {
         let estimated = dispatch::estimated_costs::<A>();
         let measured = measure::<A::Main>(&dispatch::ladder::<A>(), estimated);
         // Before it is published: a thread that sees the costs sees when they were measured.
-        dispatch::first_measured_at::<A>().store(clock_ms().saturating_add(1), Ordering::Relaxed);
+        dispatch::first_measured_at::<A>().store(clock_ms(), Ordering::Relaxed);
         claim.publish((measured, true));
         return cell.get_ref();
     }
@@ -273,8 +273,9 @@ pub(crate) fn measure_again<A: Registered>() -> Option<&'static (Costs, bool)> {
     }
     #[cfg(feature = "std")]
     if let Some(&(first, true)) = dispatch::costs::<A>().get_ref() {
+        // (Stored before the first costs were published, so read after them.)
         let at = dispatch::first_measured_at::<A>().load(Ordering::Relaxed);
-        if at != 0 && clock_ms().saturating_sub(at - 1) < WINDOWS_APART_MS {
+        if clock_ms().saturating_sub(at) < WINDOWS_APART_MS {
             // Likely the same phase of the neighbour as the first: the work counted again.
             dispatch::blocks_since_measured::<A>().store(0, Ordering::Relaxed);
             return None;

@@ -98,8 +98,8 @@ pub struct Slot<A: Compression> {
     /// Blocks of batch work planned on the first measurement so far ([`blocks_since_measured`]):
     /// the second measurement waits for as much work again.
     blocks_since: AtomicUsize,
-    /// When the first measurement was published, in milliseconds of the calibration's clock
-    /// plus one; 0 before ([`first_measured_at`]).
+    /// When the first measurement was made, in milliseconds of the calibration's clock, stored
+    /// before its costs are published ([`first_measured_at`]).
     #[cfg(feature = "std")]
     first_at: AtomicUsize,
     /// The installed single-message kernel's declared cost, stored with it
@@ -584,8 +584,8 @@ pub(crate) fn blocks_since_measured<A: Keyed>() -> &'static AtomicUsize {
     &A::slot().blocks_since
 }
 
-/// When `A`'s first measurement was published: milliseconds of the calibration's clock plus
-/// one, 0 before.
+/// When `A`'s first measurement was made, in milliseconds of the calibration's clock (stored
+/// before its costs are published).
 #[cfg(feature = "std")]
 pub(crate) fn first_measured_at<A: Keyed>() -> &'static AtomicUsize {
     &A::slot().first_at
