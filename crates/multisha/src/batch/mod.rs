@@ -396,8 +396,11 @@ where
     if !checked && costs.few_blocks(&shape) && !shape.one_block_each() {
         // Counts as the other answers do: where the first measurement put every lane kernel
         // out of reach (a busy phase; under qemu, `armv8-x2` at 19 us a call), batches of any
-        // size end here, and without this the second measurement never came.
-        let _ = count_if_due::<A, T>(costs, measured, &shape);
+        // size end here, and without this the second measurement never came. Not without lane
+        // kernels (every batch ends here): nothing to choose, so nothing to measure.
+        if !costs.lane_kernels().is_empty() {
+            let _ = count_if_due::<A, T>(costs, measured, &shape);
+        }
         return to.one_by_one(Some((costs, measured)));
     }
     // The audit plans afresh (the search the memo remembered, on the same costs) for the
