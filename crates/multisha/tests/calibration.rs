@@ -105,6 +105,23 @@ fn measured_once_the_batch_work_pays() {
     for (message, digest) in large.iter().zip(&digests).step_by(9) {
         assert_eq!(*digest, multisha::sha256(message));
     }
+    if !planned {
+        // Nor for Merkle nodes (messages of one block each, which take a path of their own):
+        // about twice the work that makes a measurement due where there are lane kernels
+        // (a CPU without them measured after some 650,000 blocks of nodes).
+        let nodes = vec![[3u8; 64]; 4096];
+        let mut node_digests = vec![[0u8; 32]; nodes.len()];
+        let mut batches = 0;
+        while batches < 160 && !batch_costs(Algorithm::Sha256).measured {
+            multisha::sha256_pairs(&nodes, &mut node_digests);
+            batches += 1;
+        }
+        assert!(
+            !batch_costs(Algorithm::Sha256).measured,
+            "measured after {batches} batches of nodes"
+        );
+        assert_eq!(node_digests[9], multisha::sha256(&nodes[9]));
+    }
     // Once the batch work doubles, and a quarter of a second after the first, measured again,
     // each kernel's cost from its quieter window kept: the batch that measured first does not
     // count towards the second, and the work counted too soon is counted again.

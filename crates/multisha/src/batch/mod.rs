@@ -396,11 +396,8 @@ where
     if !checked && costs.few_blocks(&shape) && !shape.one_block_each() {
         // Counts as the other answers do: where the first measurement put every lane kernel
         // out of reach (a busy phase; under qemu, `armv8-x2` at 19 us a call), batches of any
-        // size end here, and without this the second measurement never came. Not without lane
-        // kernels (every batch ends here): nothing to choose, so nothing to measure.
-        if !costs.lane_kernels().is_empty() {
-            let _ = count_if_due::<A, T>(costs, measured, &shape);
-        }
+        // size end here, and without this the second measurement never came.
+        let _ = count_if_due::<A, T>(costs, measured, &shape);
         return to.one_by_one(Some((costs, measured)));
     }
     // The audit plans afresh (the search the memo remembered, on the same costs) for the
@@ -441,14 +438,16 @@ where
 /// Where a batch function (not the audit) decided a batch of totals `shape` on `costs` while
 /// a measurement is due ([`calibrate::pending`]): [`count_towards_measuring`] on the estimates
 /// (the first), [`calibrate::account_blocks`] on the first measurement (the second). A load
-/// otherwise.
+/// otherwise. Nothing without lane kernels: nothing to choose, so nothing to measure (a CPU
+/// without them measured its single kernel alone, for its first large batch or for its
+/// Merkle nodes).
 #[inline(always)]
 fn count_if_due<A: Registered, T: Destination<A>>(
     costs: &Costs,
     measured: bool,
     shape: &Shape,
 ) -> Option<&'static (Costs, bool)> {
-    if T::ACTS && calibrate::pending::<A>() {
+    if T::ACTS && calibrate::pending::<A>() && !costs.lane_kernels().is_empty() {
         if measured {
             // Towards the second measurement.
             return calibrate::account_blocks::<A>(shape.blocks, costs.single_cost().step);
