@@ -71,7 +71,9 @@ pub use iterate::{
 pub use lanes::{
     LaneBuffers, MAX_LANES, NARROW_SLOTS, aligned_words, equal_lanes, wipe_lane_states,
 };
-pub use padding::{OneShot, hash_one_block, oneshot, pad_into, wipe_blocks, write_digest};
+pub use padding::{
+    OneShot, hash_one_block, oneshot, pad_chunks_into, pad_into, wipe_blocks, write_digest,
+};
 pub use secret::wipe_secret;
 pub use sha1::{SHA1_IV, SHA1_K, Sha1Compression};
 pub use sha2::Sha2;

@@ -66,6 +66,71 @@ pub fn pad_into<A: Compression>(padded: &mut [A::Block; 2], tail: &[u8], bit_len
     used
 }
 
+/// [`pad_into`] of the partial block `tail[..len]` held in whole chunks (a streaming hasher's
+/// buffer; the bytes past `len` may hold anything), with every chunk of both blocks written by
+/// one store at a fixed place: what varies with `len` is the data stored, never where. A
+/// streaming hasher keeps `len` in memory, and a store whose address waits on it holds back
+/// every later load that might alias it (the kernel's loads of the blocks): SHA-256 of an
+/// empty message through `new`/`update`/`finalize` took 73 ns with [`pad_into`] and 55 with
+/// this on an AMD Zen 4.
+/// Returns the blocks used, as [`pad_into`]; the caller need not zero `padded` first.
+///
+/// # Panics
+/// If `len` is a whole block or more, or `tail` is not one block of chunks (caller bugs).
+#[inline(always)]
+pub fn pad_chunks_into<A: Compression>(
+    padded: &mut [A::Block; 2],
+    tail: &[[u64; 2]],
+    len: usize,
+    bit_len: u128,
+) -> usize {
+    let block = A::Block::LEN;
+    assert!(
+        len < block && tail.len() * 16 == block,
+        "pad_chunks_into takes one block of chunks and less than a block of data"
+    );
+    let two = len >= block - A::LENGTH_BYTES;
+    let length = bit_len.to_be_bytes();
+    let length_hi = u64::from_le_bytes(length[8..].try_into().expect("8 bytes"));
+    let length_lo = match A::LENGTH_BYTES {
+        16 => u64::from_le_bytes(length[..8].try_into().expect("8 bytes")),
+        _ => 0,
+    };
+    // The half of the message's bytes `at..at + 8`: those below `len` kept, the `0x80` byte
+    // where `len` falls in it.
+    let half = |word: u64, at: usize| {
+        let k = len.wrapping_sub(at) as isize;
+        let keep = match k {
+            ..=0 => 0,
+            1..8 => (1u64 << (8 * k)) - 1,
+            _ => u64::MAX,
+        };
+        let marker = match k {
+            0..8 => 0x80u64 << (8 * k),
+            _ => 0,
+        };
+        word & keep | marker
+    };
+    let last = tail.len() - 1;
+    let (first, _) = padded[0].as_mut().as_chunks_mut::<16>();
+    for (i, (chunk, &[lo, hi])) in first.iter_mut().zip(tail).enumerate() {
+        let (mut lo, mut hi) = (half(lo, 16 * i), half(hi, 16 * i + 8));
+        if i == last && !two {
+            (lo, hi) = (lo | length_lo, hi | length_hi);
+        }
+        chunk.store(lo, hi);
+    }
+    let (second, _) = padded[1].as_mut().as_chunks_mut::<16>();
+    for (i, chunk) in second.iter_mut().enumerate() {
+        let (lo, hi) = match i == last && two {
+            true => (length_lo, length_hi),
+            false => (0, 0),
+        };
+        chunk.store(lo, hi);
+    }
+    1 + usize::from(two)
+}
+
 /// `dst.copy_from_slice(src)` for at most 8 chunks as two overlapping fixed-size copies, so
 /// every chunk is still written by 16-byte stores (a loop or a variable-size copy here became a
 /// `memcpy` call: 3-6% of a 16-byte HMAC-SHA256).
@@ -299,6 +364,48 @@ mod tests {
             let mut w = [A::Word::default(); 80];
             A::schedule(&padded[0], &mut w[..A::ROUNDS]);
             assert_eq!(&w[..A::ROUNDS], A::ONE_BLOCK_PADDING, "{}", A::NAME);
+        }
+        check::<crate::Sha1Compression>();
+        check::<Sha256Compression>();
+        check::<crate::Sha512Compression>();
+    }
+
+    /// [`pad_chunks_into`] makes [`pad_into`]'s blocks at every tail length, whatever the
+    /// chunks hold past the tail and the blocks held before, with lengths that fill every byte
+    /// of the length field.
+    #[test]
+    fn padding_from_chunks_matches_padding_from_bytes() {
+        fn check<A: Compression>() {
+            let block = A::Block::LEN;
+            let bytes: Vec<u8> = (0..block).map(|i| (i * 37 + 11) as u8 | 1).collect();
+            let mut tail = [[0u64; 2]; 8];
+            let tail = &mut tail[..block / 16];
+            for (chunk, b) in tail.iter_mut().zip(bytes.chunks_exact(16)) {
+                *chunk = [
+                    u64::from_le_bytes(b[..8].try_into().unwrap()),
+                    u64::from_le_bytes(b[8..].try_into().unwrap()),
+                ];
+            }
+            for len in 0..block {
+                for bit_len in [8 * len as u128, u128::MAX - 0x1234, 0x0102_0304_0506_0708] {
+                    let mut want = [A::Block::ZERO; 2];
+                    let want_used = pad_into::<A>(&mut want, &bytes[..len], bit_len);
+                    let mut got = [A::Block::ZERO; 2];
+                    for b in &mut got {
+                        b.as_mut().fill(0xa5);
+                    }
+                    let used = pad_chunks_into::<A>(&mut got, tail, len, bit_len);
+                    assert_eq!(used, want_used, "{} {len}", A::NAME);
+                    for i in 0..used {
+                        assert_eq!(
+                            got[i].as_ref(),
+                            want[i].as_ref(),
+                            "{} {len} bytes, block {i}",
+                            A::NAME
+                        );
+                    }
+                }
+            }
         }
         check::<crate::Sha1Compression>();
         check::<Sha256Compression>();

@@ -22,7 +22,7 @@ use digest::common::hazmat::{DeserializeStateError, SerializableState, Serialize
 use digest::{HashMarker, Output};
 use multisha_contract::{
     BlockBytes, BlockCounter, Compression, Kernel, KernelFn, Word, WorkspaceBuffer,
-    compress_and_wipe, pad_into, wipe_blocks, write_digest,
+    compress_and_wipe, pad_chunks_into, pad_into, wipe_blocks, write_digest,
 };
 use zeroize::Zeroize;
 
@@ -129,14 +129,39 @@ impl<H: HashFunction> HashCore<H> {
     /// workspace, wiped once, as are the blocks. The state becomes the digest's, written to
     /// `out` (the caller drops or resets the core next).
     pub(crate) fn finish_tail(&mut self, tail: &[u8], out: &mut [u8]) {
-        let block = <Algo<H> as Compression>::Block::LEN as u128;
-        let bit_len = self
-            .blocks()
-            .wrapping_mul(block)
-            .wrapping_add(tail.len() as u128)
-            .wrapping_mul(8);
         let mut padded = [<Algo<H> as Compression>::Block::ZERO; 2];
-        let used = pad_into::<Algo<H>>(&mut padded, tail, bit_len);
+        let used = pad_into::<Algo<H>>(&mut padded, tail, self.bit_len(tail.len()));
+        self.finish_padded(&mut padded, used, out);
+    }
+
+    /// [`HashCore::finish_tail`] of the partial block `tail[..len]` held in whole chunks (a
+    /// streaming hasher's), padded by stores at fixed places ([`pad_chunks_into`]).
+    pub(crate) fn finish_chunks(&mut self, tail: &[[u64; 2]], len: usize, out: &mut [u8]) {
+        // (Not zeroed: every byte is written.)
+        let mut padded = [<Algo<H> as Compression>::Block::ZERO; 2];
+        let used = pad_chunks_into::<Algo<H>>(&mut padded, tail, len, self.bit_len(len));
+        self.finish_padded(&mut padded, used, out);
+    }
+
+    /// The message's length in bits with a partial block of `tail` bytes after the blocks.
+    #[inline(always)]
+    fn bit_len(&self, tail: usize) -> u128 {
+        let block = <Algo<H> as Compression>::Block::LEN as u128;
+        self.blocks()
+            .wrapping_mul(block)
+            .wrapping_add(tail as u128)
+            .wrapping_mul(8)
+    }
+
+    /// Compresses the first `used` of the padded blocks, wipes them and the workspace, and
+    /// writes the digest.
+    #[inline(always)]
+    fn finish_padded(
+        &mut self,
+        padded: &mut [<Algo<H> as Compression>::Block; 2],
+        used: usize,
+        out: &mut [u8],
+    ) {
         let mut w = <Algo<H> as Compression>::Workspace::default();
         let kernel = self.kernel();
         // SAFETY: `kernel` came from the dispatcher or `lookup`, which check the CPU first.

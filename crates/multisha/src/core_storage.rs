@@ -197,7 +197,9 @@ macro_rules! storage {
 
             #[inline]
             fn wipe(&mut self) {
-                zeroize::Zeroize::zeroize(&mut self.0);
+                for chunk in &mut self.0 {
+                    chunk.wipe();
+                }
             }
         }
     };
