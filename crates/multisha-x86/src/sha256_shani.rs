@@ -59,9 +59,8 @@ macro_rules! rounds4 {
 macro_rules! next_words {
     // (`short` first: the plain arm would try to read it as an expression.) The same words
     // with a shorter path from `$w3`, for a stream whose schedule cannot run ahead of its
-    // rounds (PBKDF2's blocks, made of the last digest; a message of one block alone on some
-    // cores: `one_block_alone`), where the schedule's chain, one group after the other, sets the
-    // pace: `w[t-4]`, the one word of w[t-7..t-4] that `$w3` supplies, only adds to the last
+    // rounds (PBKDF2's blocks, made of the last digest), where the schedule's chain, one group
+    // after the other, sets the pace: `w[t-4]`, the one word of w[t-7..t-4] that `$w3` supplies, only adds to the last
     // new word, which nothing else in `sha256msg2` reads, so it is added after it, and
     // `sha256msg2` waits for `$w3` alone. Two instructions more than the plain form.
     (short $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
@@ -304,7 +303,7 @@ fn one_block_pairs(iv: &[u32; 8], blocks: &[&[u8; 64]], digests: &mut [&mut [u8]
                 [out0, out1, out2],
             );
         }
-        ([block], [out]) => sse::one_block_alone::<true>(iv, block, out),
+        ([block], [out]) => sse::one_block_alone(iv, block, out),
         _ => {}
     }
     for (pair, out) in pairs.chunks_exact(2).zip(pair_outs.chunks_exact_mut(2)) {
@@ -351,8 +350,8 @@ macro_rules! shani_kernel {
                     /// a constant `w + K`: four or more pipelined (`sha256_shani_nodes`: a pair's
                     /// message blocks beside the last pair's padding blocks, four streams where a
                     /// pair has two: faster where one stream leaves the SHA unit idle, as on a Zen
-                    /// 4), two or three as [`one_block_pairs`] runs them, one alone on the short
-                    /// schedule ([`one_block_alone`]).
+                    /// 4), two or three as [`one_block_pairs`] runs them, one alone as
+                    /// [`one_block_alone`] does.
                     #[inline(never)]
                     pub fn hash_one_block(
                         iv: &[u32; 8],
@@ -360,7 +359,7 @@ macro_rules! shani_kernel {
                         digests: &mut [&mut [u8]],
                     ) {
                         if let ([block], [out]) = (blocks, &mut *digests) {
-                            return one_block_alone::<false>(iv, block, out);
+                            return one_block_alone(iv, block, out);
                         }
                         if blocks.len() < PIPELINED_FROM {
                             // (A call, not a second copy of the pairs' code: with two copies the
@@ -373,7 +372,7 @@ macro_rules! shani_kernel {
                     },
                     one_block_alternative:
                     /// Messages of one block two side by side, however many ([`one_block_pairs`]),
-                    /// one alone on the plain schedule ([`one_block_alone`]): faster than the
+                    /// one alone as [`one_block_alone`] does: faster than the
                     /// pipeline where two streams already keep the SHA unit busy (on an Intel Xeon
                     /// with AMX, 53.6 ns a node against 56-58 at 4-8 nodes).
                     #[inline(never)]
@@ -383,7 +382,7 @@ macro_rules! shani_kernel {
                         digests: &mut [&mut [u8]],
                     ) {
                         if let ([block], [out]) = (blocks, &mut *digests) {
-                            return one_block_alone::<true>(iv, block, out);
+                            return one_block_alone(iv, block, out);
                         }
                         one_block_pairs(iv, blocks, digests);
                     }
@@ -452,33 +451,20 @@ macro_rules! shani_kernel {
             }
 
             /// One message of one block alone (a Merkle proof's step, a one-shot call of 64 bytes),
-            /// its schedule in the plain form where `PLAIN` (else the short one): no pairs to set
-            /// up for, the IV not kept past the message. The words come from memory, not from the
-            /// state, so the schedule could run ahead of the rounds in either form, and which is
-            /// faster depends on the core: on an Intel Xeon with AMX the plain form (two
-            /// instructions fewer a group) took one node from 1.09-1.12 times hashtree's time to
-            /// 1.07-1.08 (`sha256_pairs`, calls back to back, through the pairs' code), where on a
-            /// Zen 4 one-shot `sha256` of 64 bytes over different nodes took 74 ns with it against
-            /// 57 with the short one. So the default entry, pipelined (which a Zen 4 measures
-            /// faster), keeps the short form, and the pairs (which an Intel Xeon measures faster)
-            /// take the plain one: the calibration's choice of shape carries both. Here, not in the
-            /// pairs' code, through the entries, calls back to back took 51.0-52.4 ns (plain) and
-            /// 53.6-55.1 (short) against 53.0-56.0 and 54.5-57.0 as the pairs' odd one (hashtree
-            /// 49.8-51.2), on that Intel Xeon.
+            /// its schedule in the plain form: no pairs to set up for, the IV not kept past the
+            /// message. The words come from memory, not from the state, so the schedule runs
+            /// ahead of the rounds, and the plain form (two instructions fewer a group than the
+            /// short one, [`next_words`]) was the faster on both cores measured: on an Intel Xeon
+            /// with AMX one node took 1.07-1.08 times hashtree's time against 1.09-1.12 (calls
+            /// back to back); on an AMD Zen 4, over 64 different nodes, one-shot `sha256` of 64
+            /// bytes 55.2 ns against 57.9, `sha256_pairs` of one node 53.5 against 56.0, a chain
+            /// of nodes 82.6 against 83.3 (medians of four processes each, alternated).
             #[inline(never)]
             $(#[target_feature(enable = $feature)])*
-            pub(super) fn one_block_alone<const PLAIN: bool>(
-                iv: &[u32; 8],
-                block: &[u8; 64],
-                out: &mut [u8],
-            ) {
+            pub(super) fn one_block_alone(iv: &[u32; 8], block: &[u8; 64], out: &mut [u8]) {
                 let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
                 let (iv_abef, iv_cdgh) = to_shani!(iv);
-                let (abef, cdgh) = if PLAIN {
-                    one_block_message!(plain, iv_abef, iv_cdgh, block)
-                } else {
-                    one_block_message!(short, iv_abef, iv_cdgh, block)
-                };
+                let (abef, cdgh) = one_block_message!(plain, iv_abef, iv_cdgh, block);
                 store_digest!(abef, cdgh, out, bswap);
             }
         }
