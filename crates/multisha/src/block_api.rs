@@ -137,7 +137,7 @@ impl<H: HashFunction> HashCore<H> {
     /// [`HashCore::finish_tail`] of the partial block `tail[..len]` held in whole chunks (a
     /// streaming hasher's), padded by stores at fixed places ([`pad_chunks_into`]).
     pub(crate) fn finish_chunks(&mut self, tail: &[[u64; 2]], len: usize, out: &mut [u8]) {
-        // (Not zeroed: every byte is written.)
+        // (Zeroed only to be initialised: `pad_chunks_into` writes every byte again.)
         let mut padded = [<Algo<H> as Compression>::Block::ZERO; 2];
         let used = pad_chunks_into::<Algo<H>>(&mut padded, tail, len, self.bit_len(len));
         self.finish_padded(&mut padded, used, out);
