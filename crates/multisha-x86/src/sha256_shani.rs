@@ -60,9 +60,10 @@ macro_rules! next_words {
     // (`short` first: the plain arm would try to read it as an expression.) The same words
     // with a shorter path from `$w3`, for a stream whose schedule cannot run ahead of its
     // rounds (PBKDF2's blocks, made of the last digest), where the schedule's chain, one group
-    // after the other, sets the pace: `w[t-4]`, the one word of w[t-7..t-4] that `$w3` supplies, only adds to the last
-    // new word, which nothing else in `sha256msg2` reads, so it is added after it, and
-    // `sha256msg2` waits for `$w3` alone. Two instructions more than the plain form.
+    // after the other, sets the pace: `w[t-4]`, the one word of w[t-7..t-4] that `$w3`
+    // supplies, only adds to the last new word, which nothing else in `sha256msg2` reads, so it
+    // is added after it, and `sha256msg2` waits for `$w3` alone. Two instructions more than the
+    // plain form.
     (short $w0:expr, $w1:expr, $w2:expr, $w3:expr) => {
         _mm_add_epi32(
             _mm_sha256msg2_epu32(

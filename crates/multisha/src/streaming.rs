@@ -119,8 +119,14 @@ impl<H: HashFunction> Streaming<H> {
     #[inline]
     pub(crate) fn reset(&mut self) {
         digest::Reset::reset(&mut self.core);
+        self.wipe_tail();
+    }
+
+    /// Zeroes the partial block, each chunk by one store ([`Chunk::wipe`]).
+    #[inline]
+    fn wipe_tail(&mut self) {
         for chunk in self.tail.as_mut() {
-            chunk.store(0, 0);
+            chunk.wipe();
         }
     }
 
@@ -150,9 +156,7 @@ impl<H: HashFunction> Clone for Streaming<H> {
 
 impl<H: HashFunction> Drop for Streaming<H> {
     fn drop(&mut self) {
-        for chunk in self.tail.as_mut() {
-            chunk.wipe();
-        }
+        self.wipe_tail();
     }
 }
 
