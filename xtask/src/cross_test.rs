@@ -10,12 +10,13 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::io::{self, BufRead, BufReader};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::system::{SystemError, apt_install, capture, is_root, run_setup, say, workspace_root};
+use crate::watchdog::{self, Followed};
 use multisha::engine::{Algorithm, Interface};
 
 const TARGET: &str = "aarch64-unknown-linux-gnu";
@@ -38,6 +39,18 @@ const AARCH64_LOADER: &str = "/lib/ld-linux-aarch64.so.1";
 const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
 /// Debian's rustdoc, used for the doctests when present (it must match `DEBIAN_RUSTC`).
 const DEBIAN_RUSTDOC: &str = "/usr/bin/rustdoc";
+
+/// How long a test run may print nothing before it counts as hung and is killed, with every
+/// process it started. qemu-user can deadlock when a multi-threaded guest forks (a test that
+/// re-runs its own binary in a child process: once in CI the forked child sat in a futex
+/// before its exec, using no CPU, and nothing else would have ended the run). libtest says
+/// when a test has run for 60 s; the longest quiet stretch of the test runs of a cross-test
+/// that passed was 14 s (AMD Zen 4, 2 vCPUs). A hang costs CI this and the run again.
+const SILENT_AT_MOST: Duration = Duration::from_secs(180);
+
+/// How many times a run that hung is started again before it counts as failed (a deadlock of
+/// the emulator, not of the tests, is rare: once in a few dozen CI runs).
+const RERUNS_AFTER_A_HANG: usize = 1;
 
 /// Library crates tested in the default run. The harness feature of the contract crate is
 /// switched on so its own tests of the harness build too.
@@ -530,36 +543,51 @@ impl Cargo {
             };
         }
         let context = || format!("running the tests ({label})");
-        let mut child = command
-            .stdout(Stdio::piped())
-            .spawn()
+        let mut hangs = 0;
+        loop {
+            let mut child = command
+                .stdout(Stdio::piped())
+                .spawn()
+                .map_err(|source| Error::Io {
+                    context: context(),
+                    source,
+                })?;
+            let mut counts = Counts::default();
+            let followed = watchdog::follow(&mut child, SILENT_AT_MOST, |line| {
+                println!("{line}");
+                counts.add_result_line(line);
+            })
             .map_err(|source| Error::Io {
                 context: context(),
                 source,
             })?;
-        let mut counts = Counts::default();
-        if let Some(stdout) = child.stdout.take() {
-            for line in BufReader::new(stdout).lines() {
-                let line = line.map_err(|source| Error::Io {
-                    context: context(),
-                    source,
-                })?;
-                println!("{line}");
-                counts.add_result_line(&line);
+            let status = child.wait().map_err(|source| Error::Io {
+                context: context(),
+                source,
+            })?;
+            if followed == Followed::Silent {
+                hangs += 1;
+                let again = hangs <= RERUNS_AFTER_A_HANG;
+                say(&format!(
+                    "test run `{label}` printed nothing for {}: killed it and what it started{}",
+                    secs(SILENT_AT_MOST),
+                    if again { "; running it again" } else { "" }
+                ));
+                if again {
+                    continue;
+                }
             }
+            return Ok(TestRun {
+                label: label.to_owned(),
+                packages: packages.join(","),
+                env: settings.join(" "),
+                counts,
+                status,
+                time: started.elapsed(),
+                hangs,
+                hung: followed == Followed::Silent,
+            });
         }
-        let status = child.wait().map_err(|source| Error::Io {
-            context: context(),
-            source,
-        })?;
-        Ok(TestRun {
-            label: label.to_owned(),
-            packages: packages.join(","),
-            env: settings.join(" "),
-            counts,
-            status,
-            time: started.elapsed(),
-        })
     }
 }
 
@@ -606,12 +634,17 @@ struct TestRun {
     env: String,
     counts: Counts,
     status: ExitStatus,
+    /// Every attempt's time, reruns included.
     time: Duration,
+    /// How many attempts printed nothing for [`SILENT_AT_MOST`] and were killed.
+    hangs: usize,
+    /// Whether the last attempt was one of them (the run failed).
+    hung: bool,
 }
 
 impl TestRun {
     fn passed(&self) -> bool {
-        self.status.success() && self.counts.failed == 0
+        !self.hung && self.status.success() && self.counts.failed == 0
     }
 }
 
@@ -631,7 +664,14 @@ fn print_summary(runs: &[TestRun], dispatcher_broken: bool) {
         );
         println!("         packages: {}", run.packages);
         println!("         env: {}", run.env);
-        if !run.status.success() && run.counts.failed == 0 {
+        if run.hangs > 0 {
+            println!(
+                "         {} of its attempts printed nothing for {} and were killed{}",
+                run.hangs,
+                secs(SILENT_AT_MOST),
+                if run.hung { "" } else { "; the rerun passed" }
+            );
+        } else if !run.status.success() && run.counts.failed == 0 {
             println!(
                 "         cargo exited with {} (see its output above)",
                 run.status

@@ -8,6 +8,7 @@ mod cross_test;
 mod layers;
 mod report;
 mod system;
+mod watchdog;
 
 use std::error::Error;
 use std::process::ExitCode;
