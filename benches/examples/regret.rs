@@ -2,9 +2,10 @@
 //! function against the best single choice and against one message after the other.
 //!
 //! `cargo run --release -p multisha-benches --example regret [-- --quick] [--rounds N]
-//! [--processes P] [sha1|sha256|sha512]`: `--quick` keeps a part of the grid and 15 rounds
-//! (else 25); each ratio is the median of the rounds' paired ratios, so more rounds steady it
-//! on a busy machine. `--processes P` runs the grid in `P` processes one after the other and
+//! [--processes P] [--only LABEL] [sha1|sha256|sha512]`: `--quick` keeps a part of the grid and
+//! 15 rounds (else 25); `--only "1 x"` keeps the shapes whose label starts so (`1 x 32 B`,
+//! ...); each ratio is the median of the rounds' paired ratios, so more rounds steady it on a
+//! busy machine. `--processes P` runs the grid in `P` processes one after the other and
 //! prints, per shape, the median and the worst of their ratios: each process measures the
 //! kernels' costs anew before its grid (`engine::calibrate`), as every program that batches
 //! for a while does, so the median is what a program meets typically, the worst what it
@@ -41,9 +42,23 @@ fn main() {
     // `algorithm \t shape \t regret \t vs 1x1 \t vs the plan pinned (or -) \t plan`.
     let cells = args.iter().any(|a| a == "--cells");
     let rounds = count_after(&args, "--rounds").unwrap_or(if quick { 15 } else { 25 });
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .map(|i| match args.get(i + 1) {
+            Some(prefix) => (i + 1, prefix.as_str()),
+            None => {
+                eprintln!("--only takes the start of a shape's label (`1 x`, `6 mixed`)");
+                std::process::exit(2);
+            }
+        });
     let named: Vec<&String> = args
         .iter()
-        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
+        .enumerate()
+        .filter(|&(i, a)| {
+            !a.starts_with("--") && a.parse::<usize>().is_err() && only.is_none_or(|o| o.0 != i)
+        })
+        .map(|(_, a)| a)
         .collect();
     if let Some(unknown) = named
         .iter()
@@ -57,7 +72,17 @@ fn main() {
         .iter()
         .copied()
         .filter(|a| named.is_empty() || named.iter().any(|n| *n == a.id()));
-    let shapes = regret_shapes(quick);
+    let shapes: Vec<_> = regret_shapes(quick)
+        .into_iter()
+        .filter(|shape| only.is_none_or(|(_, prefix)| shape.label.starts_with(prefix)))
+        .collect();
+    if shapes.is_empty() {
+        eprintln!(
+            "no shape of the grid starts with {:?}",
+            only.map_or("", |o| o.1)
+        );
+        std::process::exit(2);
+    }
     for algorithm in algorithms {
         // Measured before the grid, as in a program that has batched for a while (a
         // process's first 100 ms of batch work plan on the declared estimates).

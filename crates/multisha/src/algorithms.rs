@@ -203,6 +203,10 @@ macro_rules! algorithms {
                     fn oneshot_many<M: AsRef<[u8]>>(messages: &[M], digests: &mut [[u8; $len]]) {
                         crate::batch::hash_many::<$hasher, _, _>(messages, digests);
                     }
+                    #[inline(always)]
+                    fn digest_in(slot: &mut [u8]) -> Option<&mut [u8; $len]> {
+                        slot.try_into().ok()
+                    }
                 }
 
                 const _: () = assert!(

@@ -104,7 +104,36 @@ where
     S: Start<H::Compression>,
 {
     check_lengths::<H>(messages.count(), digests.count());
-    let lens = |i| messages.get(i).len();
+    // One by one in this function's small stack frame, not in the planner's: its kilobytes put
+    // the one-shot buffers that much further down the stack, where their stores could fall a
+    // multiple of 4 KiB from the messages' loads (addresses alike in their low twelve bits,
+    // which the core takes for a dependence until the stores' addresses are known). On an AMD
+    // Zen 4, `regret --processes 3`, times a loop of one-shot calls: 1 x 32 / 64 / 300 B SHA-1
+    // 1.26 / 1.29 / 1.13 that way, 0.93 / 0.93 / 0.97 this way (with each digest written into
+    // its slot in place); 3 x 300 B 1.01 -> 0.86-0.90 (`--quick`).
+    // A batch of one message (or none) as [`route`] sends it, without a call.
+    let before_costs =
+        if messages.count() <= 1 && dispatch::pinned_many::<H::Compression>().is_none() {
+            true
+        } else {
+            match routed::<H, M, D, S>(messages, digests, start) {
+                Settled::Ran => return,
+                Settled::OneByOne { before_costs } => before_costs,
+            }
+        };
+    one_by_one::<H, M, D, S>(messages, digests, start, before_costs);
+}
+
+/// [`route`] of a batch, out of line ([`hash_many_from`] says why): runs it where it is pinned
+/// or planned, or says that it goes one by one.
+#[inline(never)]
+fn routed<H, M, D, S>(messages: &M, digests: &mut D, start: S) -> Settled
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
     let run = Run::<H, M, D, S> {
         messages,
         digests,
@@ -113,11 +142,40 @@ where
     };
     route::<H::Compression, _>(
         messages.count(),
-        lens,
+        |i| messages.get(i).len(),
         || messages.equal_len(),
         || page_aliased(messages),
         run,
-    );
+    )
+}
+
+/// `messages` one after the other on the single-message kernel into `digests`.
+#[inline(always)]
+fn one_by_one<H, M, D, S>(messages: &M, digests: &mut D, start: S, before_costs: bool)
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+    S: Start<H::Compression>,
+{
+    // Before the estimates (a process's first small batches, a batch of one message): the
+    // one-shot function, whose code the process's one-shot calls have run already, rather
+    // than the executor's loop, whose every line would be cold. Batches from a keyed state
+    // take the executor's loop.
+    if before_costs && S::FROM_IV {
+        for i in 0..messages.count() {
+            let message = messages.get(i);
+            // Into the slot in place ([`HashFunction::digest_in`] says why).
+            if let Some(slot) = H::digest_in(digests.slot(i)) {
+                crate::oneshot::dispatched_into::<H>(message, slot);
+            } else {
+                digests.put(i, &crate::oneshot::dispatched::<H>(message));
+            }
+        }
+        return;
+    }
+    let single = OneByOneKernel::installed();
+    executor::serial_from::<H, M, D, S>(single, start, messages, digests);
 }
 
 /// Whether the first two messages (of two or more), the first at least 4 KiB long, start a
@@ -156,6 +214,16 @@ pub(crate) trait Destination<A: Compression> {
     fn plan(self, plan: &Plan, measured: bool) -> Self::Out;
 }
 
+/// What a batch run came to: run (pinned or planned), or one by one, which the caller runs
+/// ([`hash_many_from`] says why).
+enum Settled {
+    Ran,
+    /// `before_costs`: decided before the costs were worked out (a process's first batches).
+    OneByOne {
+        before_costs: bool,
+    },
+}
+
 /// A batch run: the [`Destination`] of the batch functions. The single-message kernel is read
 /// from the slot where a batch goes one by one or to a plan, not before: carried through the
 /// decision, it cost 15 ns on 8 SHA-1 messages of 0-200 bytes (`small_batches`).
@@ -174,33 +242,24 @@ where
     D: Digests + ?Sized,
     S: Start<H::Compression>,
 {
-    type Out = ();
+    type Out = Settled;
     const ACTS: bool = true;
 
     #[inline(always)]
-    fn pinned(self, variant: &'static Variant) {
+    fn pinned(self, variant: &'static Variant) -> Settled {
         run_pinned_from::<H, M, D, S>(variant, self.start, self.messages, self.digests);
+        Settled::Ran
     }
 
     #[inline(always)]
-    fn one_by_one(self, costs: Option<(&Costs, bool)>) {
-        // Before the estimates (a process's first small batches, a batch of one message): the
-        // one-shot function, whose code the process's one-shot calls have run already, rather
-        // than the executor's loop, whose every line would be cold. Batches from a keyed state
-        // take the executor's loop.
-        if costs.is_none() && S::FROM_IV {
-            for i in 0..self.messages.count() {
-                let digest = crate::oneshot::dispatched::<H>(self.messages.get(i));
-                self.digests.put(i, &digest);
-            }
-            return;
+    fn one_by_one(self, costs: Option<(&Costs, bool)>) -> Settled {
+        Settled::OneByOne {
+            before_costs: costs.is_none(),
         }
-        let single = OneByOneKernel::installed();
-        executor::serial_from::<H, M, D, S>(single, self.start, self.messages, self.digests);
     }
 
     #[inline(always)]
-    fn plan(self, plan: &Plan, _: bool) {
+    fn plan(self, plan: &Plan, _: bool) -> Settled {
         let single = OneByOneKernel::installed();
         // The lane kernels by reference: a `LadderRef` moved by value was a copy of the whole
         // ladder on every batch (8 ns of 8 x 32 B SHA-1 on `avx512-x16`, 3%).
@@ -217,7 +276,8 @@ where
                     self.digests,
                 )
             }
-        })
+        });
+        Settled::Ran
     }
 }
 
