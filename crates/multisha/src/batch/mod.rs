@@ -159,9 +159,8 @@ where
     S: Start<H::Compression>,
 {
     // Before the estimates (a process's first small batches, a batch of one message): the
-    // one-shot function, whose code the process's one-shot calls have run already, rather
-    // than the executor's loop, whose every line would be cold. Batches from a keyed state
-    // take the executor's loop.
+    // one-shot path ([`crate::oneshot::dispatched_into`]) rather than the executor's loop,
+    // whose every line would be cold. Batches from a keyed state take the executor's loop.
     if before_costs && S::FROM_IV {
         for i in 0..messages.count() {
             let message = messages.get(i);
