@@ -355,5 +355,5 @@ pub fn sha256_pairs(nodes: &[[u8; 64]], digests: &mut [[u8; 32]]) {
     {
         return;
     }
-    crate::batch::hash_many::<Sha256, _, _>(nodes, digests);
+    crate::batch::hash_nodes::<Sha256, _, _>(nodes, digests);
 }

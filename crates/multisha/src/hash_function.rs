@@ -71,9 +71,9 @@ pub trait HashFunction: Sealed + Sized + 'static {
     fn oneshot_many<M: AsRef<[u8]>>(messages: &[M], digests: &mut [Self::Digest]);
 
     /// `slot` as this function's digest, where it is a digest's length: a batch writes a
-    /// one-shot digest into its slot in place. Copied from a digest just written, the copy's
-    /// wide loads waited for the narrow stores of the words (a store that cannot forward):
-    /// 10-15 ns of a batch of one short message on an AMD Zen 4.
+    /// one-shot digest into its slot in place, not through a copy whose wide loads wait for
+    /// the narrow stores of the words just written (a store that cannot forward; the batch
+    /// functions' `hash_many_from` has the figures).
     #[doc(hidden)]
     fn digest_in(slot: &mut [u8]) -> Option<&mut Self::Digest>;
 

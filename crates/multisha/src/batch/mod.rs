@@ -104,19 +104,19 @@ where
     S: Start<H::Compression>,
 {
     check_lengths::<H>(messages.count(), digests.count());
-    // One by one in this function's small stack frame, not in the planner's: its kilobytes put
-    // the one-shot buffers that much further down the stack, where their stores could fall a
-    // multiple of 4 KiB from the messages' loads (addresses alike in their low twelve bits,
-    // which the core takes for a dependence until the stores' addresses are known). On an AMD
-    // Zen 4, `regret --processes 3`, times a loop of one-shot calls: 1 x 32 / 64 / 300 B SHA-1
-    // 1.26 / 1.29 / 1.13 that way, 0.93 / 0.93 / 0.97 this way (with each digest written into
-    // its slot in place); 3 x 300 B 1.01 -> 0.86-0.90 (`--quick`).
-    // A batch of one message (or none) as [`route`] sends it, without a call.
+    // One by one here, after the decision, each digest written into its slot in place: run as
+    // the decision's destination (inside [`route`]'s code) and copied into the slot, the one-shot
+    // path ran a batch of one short message 10-15 ns behind a loop of one-shot calls on an AMD
+    // Zen 4 (`regret --processes 3 --only "1 x"`, times that loop: 1 x 32 / 64 / 300 B SHA-1
+    // 1.24 / 1.28 / 1.12, in place there 1.24 / 1.28 / 1.12 still, here 1.13-1.14 / 0.96 / 0.99;
+    // SHA-256 1.08 / 1.01 / 1.10 -> 1.01 / 0.97 / 1.00-1.01). Planned batches are unchanged:
+    // the planner out of line instead cost 2 x 64 B SHA-256 8 ns a call.
+    // A batch of one message (or none) as [`route`] sends it, without reading anything else.
     let before_costs =
         if messages.count() <= 1 && dispatch::pinned_many::<H::Compression>().is_none() {
             true
         } else {
-            match routed::<H, M, D, S>(messages, digests, start) {
+            match route_run::<H, M, D, S>(messages, digests, start) {
                 Settled::Ran => return,
                 Settled::OneByOne { before_costs } => before_costs,
             }
@@ -124,10 +124,28 @@ where
     one_by_one::<H, M, D, S>(messages, digests, start, before_costs);
 }
 
-/// [`route`] of a batch, out of line ([`hash_many_from`] says why): runs it where it is pinned
-/// or planned, or says that it goes one by one.
-#[inline(never)]
-fn routed<H, M, D, S>(messages: &M, digests: &mut D, start: S) -> Settled
+/// [`hash_many`] of Merkle nodes, 64-byte messages (`sha256_pairs`), where one node alone has
+/// been taken already ([`one_block_alone`]): without [`hash_many_from`]'s check for one message
+/// first, which cost two nodes 4 ns a call (`merkle_nodes --processes 9`, AMD Zen 4: 37.0 ->
+/// 38.9 ns a node, 0.89x -> 0.85x hashtree).
+#[inline(always)]
+pub(crate) fn hash_nodes<H, M, D>(messages: &M, digests: &mut D)
+where
+    H: HashFunction,
+    M: Messages + ?Sized,
+    D: Digests + ?Sized,
+{
+    check_lengths::<H>(messages.count(), digests.count());
+    let start = FromIv::<H>::NEW;
+    if let Settled::OneByOne { before_costs } = route_run::<H, M, D, _>(messages, digests, start) {
+        one_by_one::<H, M, D, _>(messages, digests, start, before_costs);
+    }
+}
+
+/// [`route`] of a batch run: runs it where it is pinned or planned, or says that it goes one
+/// by one.
+#[inline(always)]
+fn route_run<H, M, D, S>(messages: &M, digests: &mut D, start: S) -> Settled
 where
     H: HashFunction,
     M: Messages + ?Sized,
