@@ -124,10 +124,12 @@ where
     one_by_one::<H, M, D, S>(messages, digests, start, before_costs);
 }
 
-/// [`hash_many`] of Merkle nodes, 64-byte messages (`sha256_pairs`), where one node alone has
-/// been taken already ([`one_block_alone`]): without [`hash_many_from`]'s check for one message
-/// first, which cost two nodes 4 ns a call (`merkle_nodes --processes 9`, AMD Zen 4: 37.0 ->
-/// 38.9 ns a node, 0.89x -> 0.85x hashtree).
+/// [`hash_many`] of Merkle nodes, 64-byte messages (`sha256_pairs`), which takes a lone node
+/// to [`one_block_alone`] first (it comes here only where that declines: a variant pinned, a
+/// kernel without an entry for one block, none installed yet): without [`hash_many_from`]'s
+/// check for one message first, which cost two nodes 4 ns a call (`merkle_nodes --processes
+/// 9`, AMD Zen 4: 37.0 -> 38.9 ns a node, 0.89x -> 0.85x hashtree). [`route`] sends one
+/// message one by one all the same.
 #[inline(always)]
 pub(crate) fn hash_nodes<H, M, D>(messages: &M, digests: &mut D)
 where
