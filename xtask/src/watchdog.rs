@@ -61,10 +61,13 @@ pub(crate) fn follow(
     }
 }
 
-/// Kills `child` and the processes below it (found in /proc: children, their children, ...),
-/// the deepest first being no matter: each gets SIGKILL, which no process can wait out.
+/// Kills `child` and the processes below it (found in /proc before: children, their children,
+/// ...); each gets SIGKILL, which no process can wait out.
 fn kill_tree(child: &mut Child) {
     let below = descendants(child.id());
+    // The child first: killed after its children, a shell waiting on them could see them end
+    // and exit on its own, with success. An error here: it exited already.
+    let _ = child.kill();
     if !below.is_empty() {
         let pids: Vec<String> = below.iter().map(u32::to_string).collect();
         // std kills only its own children; `kill` (procps) the rest. A process that exited
@@ -81,8 +84,6 @@ fn kill_tree(child: &mut Child) {
             ));
         }
     }
-    // An error here: it exited already.
-    let _ = child.kill();
 }
 
 /// The processes below `root`, read from /proc (a process's parent is the fourth field of
